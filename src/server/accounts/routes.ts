@@ -1,0 +1,151 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { DEFAULT_LOCALE, LOCALES, isLocale } from '../../common/locales.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../auth/passwords.js';
+import { currentUser, sessionContext } from '../auth/plugin.js';
+import { endAllSessions, endSession, startSession } from '../auth/session.js';
+import { spendAttempt } from '../auth/throttle.js';
+import { sha256Hex } from '../auth/tokens.js';
+import { isUniqueViolation } from '../db/dialect.js';
+import type { AppDeps } from '../deps.js';
+import { badRequest, conflict, HttpError } from '../http/errors.js';
+import { Ok, Text } from '../http/schemas.js';
+import { claimInvite, recordInviteUser } from '../invites/store.js';
+import { findUserByEmail, findUserById, insertUser, updateUser } from './store.js';
+import { checkedDisplayName, checkedEmail, checkNewPassword, requireFilled } from './validation.js';
+import { normalizeEmail } from '../../common/email.js';
+
+const AccountAnswer = Type.Object({ ok: Type.Literal(true), email: Type.String(), name: Type.String() });
+
+const INVITE_ERRORS = {
+  unknown: ['invite_invalid', 'The invite link is not valid'],
+  used: ['invite_used', 'The invite has already been used'],
+  expired: ['invite_expired', 'The invite has expired'],
+} as const;
+
+export const accountRoutes =
+  (deps: AppDeps): FastifyPluginAsync =>
+  async (base) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const { db, clock, config } = deps;
+    const isAdmin = (email: string) => config.adminEmail !== null && email === config.adminEmail;
+
+    app.post(
+      '/api/login',
+      {
+        config: { public: true },
+        schema: { body: Type.Object({ email: Text(), password: Text() }), response: { 200: AccountAnswer } },
+      },
+      async (request, reply) => {
+        requireFilled(request.body, ['email', 'password']);
+        await spendAttempt(db, 'loginPerAddress', request.ip, clock.now());
+        const user = await findUserByEmail(db, normalizeEmail(request.body.email));
+        const valid = user
+          ? await verifyPassword(user.password_hash, request.body.password)
+          : await verifyAgainstDummy(request.body.password);
+        if (!user || !valid) throw new HttpError(401, 'invalid_credentials', 'Wrong e-mail or password');
+        await startSession(sessionContext(deps), reply, user.id);
+        return { ok: true as const, email: user.email, name: user.name };
+      },
+    );
+
+    app.post('/api/logout', { config: { public: true }, schema: { response: { 200: Ok } } }, async (request, reply) => {
+      await endSession(sessionContext(deps), request, reply);
+      return { ok: true as const };
+    });
+
+    app.get('/api/me', { config: { public: true } }, async (request, reply) => {
+      const user = request.user;
+      if (!user) return reply.code(401).send({ ok: false });
+      return { ok: true, email: user.email, id: user.id, name: user.name, locale: user.locale, is_admin: isAdmin(user.email) };
+    });
+
+    app.patch(
+      '/api/me',
+      {
+        schema: {
+          body: Type.Object({ name: Type.Optional(Text()), locale: Type.Optional(Text()) }),
+          response: {
+            200: Type.Object({ ok: Type.Literal(true), name: Type.Optional(Type.String()), locale: Type.Optional(Type.String()) }),
+          },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        const { name, locale } = request.body;
+        if (name === undefined && locale === undefined) throw badRequest('missing_field', 'name must not be empty');
+        const changes: { name?: string; locale?: string } = {};
+        if (name !== undefined) {
+          changes.name = checkedDisplayName(name);
+          if (!changes.name) throw badRequest('missing_field', 'name must not be empty');
+        }
+        if (locale !== undefined) {
+          if (!isLocale(locale)) throw badRequest('invalid_locale', `locale must be one of ${LOCALES.join(', ')}`);
+          changes.locale = locale;
+        }
+        await updateUser(db, user.id, changes);
+        return { ok: true as const, ...changes };
+      },
+    );
+
+    app.post(
+      '/api/register',
+      {
+        config: { public: true },
+        schema: {
+          body: Type.Object({ email: Text(), password: Text(), token: Text(), name: Type.Optional(Text()) }),
+          response: { 200: AccountAnswer },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body;
+        requireFilled(body, ['email', 'password', 'token']);
+        const email = checkedEmail(body.email);
+        checkNewPassword(body.password);
+        const name = checkedDisplayName(body.name ?? '');
+        const passwordHash = await hashPassword(body.password);
+        const now = clock.now();
+
+        const userId = await db.transaction().execute(async (trx) => {
+          const claim = await claimInvite(trx, sha256Hex(body.token.trim()), now);
+          if (!claim.ok) {
+            const [code, message] = INVITE_ERRORS[claim.reason];
+            throw badRequest(code, message);
+          }
+          let id: number;
+          try {
+            id = await insertUser(trx, { email, passwordHash, name, locale: DEFAULT_LOCALE, now });
+          } catch (error) {
+            if (isUniqueViolation(error)) throw conflict('email_taken', 'This e-mail address is already registered');
+            throw error;
+          }
+          await recordInviteUser(trx, claim.inviteId, id);
+          return id;
+        });
+
+        await startSession(sessionContext(deps), reply, userId);
+        return { ok: true as const, email, name };
+      },
+    );
+
+    app.post(
+      '/api/change-password',
+      { schema: { body: Type.Object({ old_password: Text(), new_password: Text() }), response: { 200: Ok } } },
+      async (request, reply) => {
+        const sessionUser = currentUser(request);
+        requireFilled(request.body, ['old_password', 'new_password']);
+        checkNewPassword(request.body.new_password, 'new_password');
+        await spendAttempt(db, 'changePasswordPerUser', String(sessionUser.id), clock.now());
+        const user = await findUserById(db, sessionUser.id);
+        if (!user || !(await verifyPassword(user.password_hash, request.body.old_password))) {
+          throw badRequest('wrong_password', 'The current password is wrong');
+        }
+        await updateUser(db, user.id, { passwordHash: await hashPassword(request.body.new_password) });
+        // Every other device is logged out; this one continues on a fresh session and remember-me token.
+        await endAllSessions(db, user.id);
+        await startSession(sessionContext(deps), reply, user.id);
+        return { ok: true as const };
+      },
+    );
+  };

@@ -1,0 +1,44 @@
+import { isValidEmail, normalizeEmail } from '../../common/email.js';
+import { LIMITS } from '../../common/limits.js';
+import { passwordLength } from '../auth/passwords.js';
+import { badRequest } from '../http/errors.js';
+
+/** Passwords count as given: eight spaces are a (weak) password, not an empty field. */
+const UNTRIMMED_FIELDS = new Set(['password', 'old_password', 'new_password']);
+
+/** Throws 400 `missing_field` naming the first of `fields` that is empty (or only white space). */
+export function requireFilled(body: Record<string, unknown>, fields: string[]): void {
+  for (const field of fields) {
+    const value = body[field];
+    const blank = typeof value !== 'string' || (UNTRIMMED_FIELDS.has(field) ? value === '' : value.trim() === '');
+    if (blank) {
+      throw badRequest('missing_field', `${field} must not be empty`);
+    }
+  }
+}
+
+/** Returns the normalized address or throws 400 `invalid_email`. */
+export function checkedEmail(raw: string): string {
+  if (!isValidEmail(raw)) throw badRequest('invalid_email', 'email is not a valid e-mail address');
+  return normalizeEmail(raw);
+}
+
+/** Enforces 8 to 256 characters; the password itself is never trimmed or altered. */
+export function checkNewPassword(password: string, field = 'password'): void {
+  const length = passwordLength(password);
+  if (length < LIMITS.passwordMin) {
+    throw badRequest('password_too_short', `${field} must have at least ${LIMITS.passwordMin} characters`);
+  }
+  if (length > LIMITS.passwordMax) {
+    throw badRequest('password_too_long', `${field} must have at most ${LIMITS.passwordMax} characters`);
+  }
+}
+
+/** Trims a display name and enforces its maximum length; an empty result is allowed here. */
+export function checkedDisplayName(raw: string): string {
+  const name = raw.trim();
+  if ([...name].length > LIMITS.displayNameMax) {
+    throw badRequest('name_too_long', `name must have at most ${LIMITS.displayNameMax} characters`);
+  }
+  return name;
+}

@@ -1,0 +1,127 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { DAY } from '../clock.js';
+import type { Database } from '../db/schema.js';
+import * as store from './sessions-store.js';
+import { constantTimeEqual, isHexToken, randomToken, sha256Hex } from './tokens.js';
+
+/** Spec §5: a session lasts 86,400 s from login, however active it is. */
+export const SESSION_LIFETIME_MS = DAY;
+/** Remember-me: 30 days, rotated on every use (docs/decisions/0003-sessions-and-remember-me.md). */
+export const REMEMBER_LIFETIME_MS = 30 * DAY;
+
+export interface CookieNames {
+  session: string;
+  remember: string;
+}
+
+/** `__Host-` names bind the cookies to our exact origin over https; plain http cannot use that prefix. */
+export function cookieNames(secure: boolean): CookieNames {
+  return secure
+    ? { session: '__Host-steady_session', remember: '__Host-steady_remember' }
+    : { session: 'steady_session', remember: 'steady_remember' };
+}
+
+export interface SessionContext {
+  db: Kysely<Database>;
+  now: number;
+  secure: boolean;
+}
+
+export interface AuthenticatedUser {
+  id: number;
+  email: string;
+  name: string;
+  locale: string;
+  sessionId: number;
+}
+
+/**
+ * Starts a new session and remember-me token for `userId` and sets both cookies.
+ * Returns the new session's token hash.
+ */
+export async function startSession(ctx: SessionContext, reply: FastifyReply, userId: number): Promise<string> {
+  const sessionToken = randomToken();
+  const tokenHash = sha256Hex(sessionToken);
+  await store.insertSession(ctx.db, {
+    tokenHash,
+    userId,
+    now: ctx.now,
+    expiresAt: ctx.now + SESSION_LIFETIME_MS,
+  });
+  const selector = randomToken(16);
+  const validator = randomToken();
+  await store.insertRememberToken(ctx.db, {
+    selector,
+    validatorHash: sha256Hex(validator),
+    userId,
+    now: ctx.now,
+    expiresAt: ctx.now + REMEMBER_LIFETIME_MS,
+  });
+  const names = cookieNames(ctx.secure);
+  reply.setCookie(names.session, sessionToken, cookieOptions(ctx.secure, SESSION_LIFETIME_MS));
+  reply.setCookie(names.remember, `${selector}.${validator}`, cookieOptions(ctx.secure, REMEMBER_LIFETIME_MS));
+  return tokenHash;
+}
+
+/**
+ * Finds the user behind the request's cookies. A valid session cookie wins; otherwise a valid remember-me
+ * cookie is spent and replaced by a fresh session and token. A remember-me token whose selector matches but
+ * whose validator does not is treated as stolen: all of that user's logins end.
+ */
+export async function resolveUser(
+  ctx: SessionContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<AuthenticatedUser | null> {
+  const names = cookieNames(ctx.secure);
+  const sessionToken = request.cookies[names.session];
+  if (isHexToken(sessionToken)) {
+    const found = await store.findSessionUser(ctx.db, sha256Hex(sessionToken), ctx.now);
+    if (found) return toAuthenticatedUser(found);
+  }
+
+  const remember = parseRememberCookie(request.cookies[names.remember]);
+  if (!remember) return null;
+  const token = await store.findRememberToken(ctx.db, remember.selector);
+  if (!token) return null;
+  if (!constantTimeEqual(token.validator_hash, sha256Hex(remember.validator))) {
+    await store.deleteAllUserLogins(ctx.db, token.user_id);
+    return null;
+  }
+  // Only the request that deletes the row may use it, so a replayed cookie cannot fork into two sessions.
+  if (token.expires_at <= ctx.now || !(await store.deleteRememberToken(ctx.db, token.id))) return null;
+  const newSessionHash = await startSession(ctx, reply, token.user_id);
+  const found = await store.findSessionUser(ctx.db, newSessionHash, ctx.now);
+  return found ? toAuthenticatedUser(found) : null;
+}
+
+/** Ends the request's session and remember-me token server-side and clears both cookies. */
+export async function endSession(ctx: SessionContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const names = cookieNames(ctx.secure);
+  const sessionToken = request.cookies[names.session];
+  if (isHexToken(sessionToken)) await store.deleteSessionByHash(ctx.db, sha256Hex(sessionToken));
+  const remember = parseRememberCookie(request.cookies[names.remember]);
+  if (remember) await store.deleteRememberTokenBySelector(ctx.db, remember.selector);
+  reply.clearCookie(names.session, cookieOptions(ctx.secure, 0));
+  reply.clearCookie(names.remember, cookieOptions(ctx.secure, 0));
+}
+
+/** Ends every login of `userId` (all devices), e.g. after a password reset. */
+export function endAllSessions(db: Kysely<Database>, userId: number): Promise<void> {
+  return store.deleteAllUserLogins(db, userId);
+}
+
+function cookieOptions(secure: boolean, maxAgeMs: number) {
+  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure, maxAge: Math.floor(maxAgeMs / 1000) };
+}
+
+function parseRememberCookie(value: string | undefined): { selector: string; validator: string } | null {
+  const [selector, validator, ...rest] = (value ?? '').split('.');
+  if (rest.length > 0 || !isHexToken(selector, 32) || !isHexToken(validator)) return null;
+  return { selector, validator };
+}
+
+function toAuthenticatedUser(found: store.SessionUser): AuthenticatedUser {
+  return { id: found.userId, email: found.email, name: found.name, locale: found.locale, sessionId: found.sessionId };
+}

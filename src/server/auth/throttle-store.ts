@@ -1,0 +1,45 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+export interface BucketRule {
+  /** Attempts allowed in a burst. */
+  capacity: number;
+  /** Milliseconds until one spent attempt comes back. */
+  refillMs: number;
+}
+
+export type ConsumeResult = { allowed: true } | { allowed: false; retryAfterMs: number };
+
+/**
+ * Takes one token from the bucket `key`, in the database so that the limit holds across server processes.
+ * Each statement is atomic on its own in both engines (PostgreSQL re-checks the WHERE under the row lock), so
+ * parallel attempts can never spend more tokens than the bucket holds.
+ */
+export async function consumeToken(db: Kysely<Database>, key: string, rule: BucketRule, now: number): Promise<ConsumeResult> {
+  await db
+    .insertInto('throttle_buckets')
+    .values({ key, tokens: rule.capacity, updated_at: now })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+
+  const refilled = sql<number>`case
+      when tokens + (${sql.lit(now)} - updated_at) / ${sql.lit(rule.refillMs)}.0 > ${sql.lit(rule.capacity)}
+      then ${sql.lit(rule.capacity)}
+      else tokens + (${sql.lit(now)} - updated_at) / ${sql.lit(rule.refillMs)}.0 end`;
+  const taken = await db
+    .updateTable('throttle_buckets')
+    .set({ tokens: sql`${refilled} - 1`, updated_at: now })
+    .where('key', '=', key)
+    .where(refilled, '>=', 1)
+    .returning('tokens')
+    .executeTakeFirst();
+  if (taken) return { allowed: true };
+
+  const bucket = await db
+    .selectFrom('throttle_buckets')
+    .select(['tokens', 'updated_at'])
+    .where('key', '=', key)
+    .executeTakeFirstOrThrow();
+  const tokensNow = bucket.tokens + Math.max(0, now - bucket.updated_at) / rule.refillMs;
+  return { allowed: false, retryAfterMs: Math.max(1, (1 - tokensNow) * rule.refillMs) };
+}

@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+import { HOUR, MINUTE } from '../clock.js';
+import type { Database } from '../db/schema.js';
+import { tooManyRequests } from '../http/errors.js';
+import { type BucketRule, consumeToken } from './throttle-store.js';
+
+/**
+ * The attempt limits, in one table. Recorded with reasons in docs/decisions/0005-throttling.md.
+ * Login is limited per client address only, so an attacker on one address cannot lock the owner out from another.
+ */
+export const THROTTLE_RULES = {
+  /** 10 attempts at once, then one every 30 s (120 an hour) per client address. */
+  loginPerAddress: { capacity: 10, refillMs: 30_000 },
+  /** 5 attempts at once, then one a minute, per user. */
+  changePasswordPerUser: { capacity: 5, refillMs: MINUTE },
+  /** At most 3 reset mails per e-mail address an hour (one every 20 minutes after the burst). */
+  resetMailPerEmail: { capacity: 3, refillMs: HOUR / 3 },
+  /** At most 10 reset requests per client address an hour, whatever the addresses. */
+  resetRequestPerAddress: { capacity: 10, refillMs: HOUR / 10 },
+} as const satisfies Record<string, BucketRule>;
+
+export type ThrottleRuleName = keyof typeof THROTTLE_RULES;
+
+/** Spends one attempt of `rule` for `subject`; throws 429 with Retry-After when none is left. */
+export async function spendAttempt(db: Kysely<Database>, rule: ThrottleRuleName, subject: string, now: number): Promise<void> {
+  const result = await consumeToken(db, `${rule}:${subject}`, THROTTLE_RULES[rule], now);
+  if (!result.allowed) throw tooManyRequests(result.retryAfterMs / 1000);
+}
+
+/** Like `spendAttempt`, but answers false instead of throwing, for limits that must stay silent. */
+export async function tryAttempt(db: Kysely<Database>, rule: ThrottleRuleName, subject: string, now: number): Promise<boolean> {
+  return (await consumeToken(db, `${rule}:${subject}`, THROTTLE_RULES[rule], now)).allowed;
+}

@@ -1,0 +1,168 @@
+import path from 'node:path';
+import { isValidEmail, normalizeEmail } from '../common/email.js';
+
+/** Everything the server reads from the environment, checked once at start. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Public origin without a trailing slash, e.g. `https://steady.example.org`. */
+  baseUrl: string;
+  /** True when `baseUrl` is https: cookies become `Secure` with `__Host-` names, HSTS is sent. */
+  secureCookies: boolean;
+  database: DatabaseConfig;
+  /** Folder for the SQLite file (by default), the mail outbox and the secret key file. */
+  dataDir: string;
+  /** Normalized (trimmed, lower-case) administrator e-mail, or null when none is configured. */
+  adminEmail: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** 32-byte key that encrypts pending invite links; null = use (or create) `<dataDir>/secret.key`. */
+  secretKey: Buffer | null;
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+/** A bad environment variable: the message names it, and `main` prints it as one line and exits. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = parsePort(env.PORT);
+  const host = nonEmpty(env.HOST) ?? 'localhost';
+  const baseUrl = parseBaseUrl(env.BASE_URL, port);
+  const database = parseDatabaseUrl(nonEmpty(env.DATABASE_URL) ?? 'sqlite:./data/steady.db');
+  const dataDir = path.resolve(
+    nonEmpty(env.DATA_DIR) ?? (database.kind === 'sqlite' ? path.dirname(database.file) : './data'),
+  );
+  return {
+    port,
+    host,
+    baseUrl,
+    secureCookies: baseUrl.startsWith('https:'),
+    database,
+    dataDir,
+    adminEmail: parseAdminEmail(env.ADMIN_EMAIL),
+    smtpUrl: parseSmtpUrl(env.SMTP_URL),
+    mailFrom: parseMailFrom(env.MAIL_FROM, baseUrl),
+    secretKey: parseSecretKey(env.SECRET_KEY),
+    trustProxy: parseBoolean('TRUST_PROXY', env.TRUST_PROXY),
+    logLevel: parseLogLevel(env.LOG_LEVEL),
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function parsePort(raw: string | undefined): number {
+  const value = nonEmpty(raw);
+  if (value === undefined) return 3000;
+  if (!/^\d+$/.test(value) || Number(value) > 65535) {
+    throw new ConfigError('PORT', `must be a whole number from 0 to 65535, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function parseBaseUrl(raw: string | undefined, port: number): string {
+  const value = nonEmpty(raw);
+  if (value === undefined) return `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('BASE_URL', `must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('BASE_URL', `must start with http:// or https://, got "${value}"`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError('BASE_URL', 'must not contain credentials, a query or a fragment');
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+export function parseDatabaseUrl(value: string): DatabaseConfig {
+  if (value.startsWith('sqlite:')) {
+    const file = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!file) throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/steady.db');
+    return { kind: 'sqlite', file: path.resolve(file) };
+  }
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return { kind: 'postgres', url: value };
+  }
+  throw new ConfigError(
+    'DATABASE_URL',
+    `must start with sqlite: or postgres://, got "${value.replace(/\/\/[^@/]*@/, '//***@')}"`,
+  );
+}
+
+function parseAdminEmail(raw: string | undefined): string | null {
+  const value = nonEmpty(raw);
+  if (value === undefined) return null;
+  if (!isValidEmail(value)) throw new ConfigError('ADMIN_EMAIL', `is not a valid e-mail address: "${value}"`);
+  return normalizeEmail(value);
+}
+
+function parseSmtpUrl(raw: string | undefined): string | null {
+  const value = nonEmpty(raw);
+  if (value === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('SMTP_URL', 'must be a URL like smtp://user:pass@host:587');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError('SMTP_URL', 'must start with smtp:// or smtps://');
+  }
+  return value;
+}
+
+function parseMailFrom(raw: string | undefined, baseUrl: string): string {
+  const value = nonEmpty(raw);
+  if (value === undefined) return `Steady <steady@${new URL(baseUrl).hostname}>`;
+  const address = /<([^>]+)>\s*$/.exec(value)?.[1] ?? value;
+  if (!isValidEmail(address)) throw new ConfigError('MAIL_FROM', `is not a valid sender address: "${value}"`);
+  return value;
+}
+
+function parseSecretKey(raw: string | undefined): Buffer | null {
+  const value = nonEmpty(raw);
+  if (value === undefined) return null;
+  if (!/^[0-9a-fA-F]{64}$/.test(value)) {
+    throw new ConfigError('SECRET_KEY', 'must be 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`');
+  }
+  return Buffer.from(value, 'hex');
+}
+
+function parseBoolean(name: string, raw: string | undefined): boolean {
+  const value = nonEmpty(raw)?.toLowerCase();
+  if (value === undefined || ['0', 'false', 'no', 'off'].includes(value)) return false;
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function parseLogLevel(raw: string | undefined): string {
+  const value = nonEmpty(raw)?.toLowerCase() ?? 'info';
+  if (!LOG_LEVELS.includes(value)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return value;
+}

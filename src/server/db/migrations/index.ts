@@ -1,0 +1,15 @@
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../dialect.js';
+import * as m0001 from './0001_accounts.js';
+import * as m0002 from './0002_goals.js';
+
+/** A migration is frozen once released: it types the database as `any` and never imports store code. */
+export interface SteadyMigration {
+  up(db: Kysely<any>, dialect: DialectName): Promise<void>;
+}
+
+/** In order of application; names are never changed once released. */
+export const migrations: Record<string, SteadyMigration> = {
+  '0001_accounts': m0001,
+  '0002_goals': m0002,
+};

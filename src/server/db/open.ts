@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import type { DialectName } from './dialect.js';
+import type { Database } from './schema.js';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns bigint (our millisecond timestamps) as strings; they fit a JS number exactly.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  if (config.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  fs.mkdirSync(path.dirname(config.file), { recursive: true });
+  const sqlite = new SqliteDatabase(config.file);
+  // WAL lets readers run beside the one writer; the busy timeout makes a second process wait, not fail.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}

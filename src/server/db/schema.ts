@@ -1,0 +1,93 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/**
+ * The database as the stores see it. Timestamps are integers (Unix milliseconds) so SQLite and PostgreSQL
+ * behave the same; formatting happens at the HTTP edge.
+ */
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  remember_tokens: RememberTokensTable;
+  invites: InvitesTable;
+  password_resets: PasswordResetsTable;
+  throttle_buckets: ThrottleBucketsTable;
+  goals: GoalsTable;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  /** Trimmed and lower-cased (see docs/decisions/0004-email-normalization.md). */
+  email: string;
+  password_hash: string;
+  name: string;
+  locale: string;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the cookie's secret; the secret itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface RememberTokensTable {
+  id: Generated<number>;
+  selector: string;
+  /** SHA-256 (hex) of the validator half of the cookie. */
+  validator_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface InvitesTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the token: registration looks invites up by this. */
+  token_hash: string;
+  /** The token encrypted with the server's secret key, so the list can show a pending invite's link; null once used. */
+  token_encrypted: string | null;
+  note: string | null;
+  /** null for invites made by the operator (CLI, first start). */
+  created_by: number | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  used_by: number | null;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  selector: string;
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface ThrottleBucketsTable {
+  key: string;
+  tokens: number;
+  updated_at: number;
+}
+
+export interface GoalsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  unit: string;
+  daily: number;
+  days: number;
+  /** Wall-clock `YYYY-MM-DD HH:MM:SS`, as the user gave it. */
+  start: string;
+  /** The `sets` object as canonical JSON text (see docs/decisions on goal storage). */
+  sets_json: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type GoalRow = Selectable<GoalsTable>;

@@ -1,0 +1,7 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppDeps } from '../deps.js';
+
+// Placeholder until the feature lands; the app registers it already.
+export const goalRoutes =
+  (_deps: AppDeps): FastifyPluginAsync =>
+  async () => {};

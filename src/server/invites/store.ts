@@ -1,0 +1,64 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+export async function insertInvite(
+  db: Kysely<Database>,
+  invite: { tokenHash: string; tokenEncrypted: string; note: string | null; createdBy: number | null; now: number; expiresAt: number },
+): Promise<void> {
+  await db
+    .insertInto('invites')
+    .values({
+      token_hash: invite.tokenHash,
+      token_encrypted: invite.tokenEncrypted,
+      note: invite.note,
+      created_by: invite.createdBy,
+      created_at: invite.now,
+      expires_at: invite.expiresAt,
+    })
+    .execute();
+}
+
+/** The caller's invites, newest first, with the e-mail of whoever used each. */
+export async function listInvitesByCreator(db: Kysely<Database>, userId: number) {
+  return db
+    .selectFrom('invites')
+    .leftJoin('users as used_by_user', 'used_by_user.id', 'invites.used_by')
+    .select([
+      'invites.token_encrypted',
+      'invites.note',
+      'invites.created_at',
+      'invites.expires_at',
+      'invites.used_at',
+      'used_by_user.email as used_by_email',
+    ])
+    .where('invites.created_by', '=', userId)
+    .orderBy('invites.created_at', 'desc')
+    .orderBy('invites.id', 'desc')
+    .execute();
+}
+
+export type ClaimResult = { ok: true; inviteId: number } | { ok: false; reason: 'unknown' | 'used' | 'expired' };
+
+/**
+ * Marks a pending invite as used, as the first write of the registration transaction: the row lock (PostgreSQL)
+ * or the write lock (SQLite) it takes makes parallel registrations with one token wait, and only one finds it
+ * still pending. Roll the transaction back and the invite is pending again.
+ */
+export async function claimInvite(trx: Kysely<Database>, tokenHash: string, now: number): Promise<ClaimResult> {
+  const claimed = await trx
+    .updateTable('invites')
+    .set({ used_at: now, token_encrypted: null })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('id')
+    .executeTakeFirst();
+  if (claimed) return { ok: true, inviteId: claimed.id };
+  const existing = await trx.selectFrom('invites').select('used_at').where('token_hash', '=', tokenHash).executeTakeFirst();
+  if (!existing) return { ok: false, reason: 'unknown' };
+  return { ok: false, reason: existing.used_at === null ? 'expired' : 'used' };
+}
+
+export async function recordInviteUser(trx: Kysely<Database>, inviteId: number, userId: number): Promise<void> {
+  await trx.updateTable('invites').set({ used_by: userId }).where('id', '=', inviteId).execute();
+}

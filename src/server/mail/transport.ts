@@ -1,0 +1,55 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { MailMessage, Mailer } from './mailer.js';
+
+/** How long one SMTP conversation may take before the request answers 500 (issue: within 10 s). */
+export const SMTP_TIMEOUT_MS = 10_000;
+
+export function createMailer(config: Config, log: Logger): Mailer {
+  return config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(path.join(config.dataDir, 'outbox'), log);
+}
+
+/** Real SMTP: resolves when the server accepted the message, rejects when it refused or did not answer in time. */
+export function smtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  });
+  return {
+    async send(message) {
+      await withDeadline(transport.sendMail({ from, ...message }));
+    },
+    async verify() {
+      await withDeadline(transport.verify());
+    },
+  };
+}
+
+/** Without SMTP_URL: each mail becomes a file in the outbox folder, and the log names it (with its link). */
+export function outboxMailer(folder: string, log: Logger): Mailer {
+  return {
+    async send(message: MailMessage) {
+      await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+      const file = path.join(folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.hrtime.bigint()}.txt`);
+      const content = `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`;
+      await fs.writeFile(file, content, { mode: 0o600 });
+      const link = /https?:\/\/\S+/.exec(message.text)?.[0];
+      log.info({ to: message.to, file, link }, `mail written to the outbox (no SMTP_URL): ${message.subject}`);
+    },
+    async verify() {},
+  };
+}
+
+/** A deadline over the whole conversation: nodemailer's socket timeouts alone restart with every byte received. */
+function withDeadline<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`mail server did not answer within ${SMTP_TIMEOUT_MS} ms`)), SMTP_TIMEOUT_MS);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,61 @@
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import { systemClock } from './clock.js';
+import { ConfigError, loadConfig } from './config.js';
+import { migrateToLatest } from './db/migrate.js';
+import { openDatabase } from './db/open.js';
+import { announceFirstInvite } from './invites/first-invite.js';
+import { createMailer } from './mail/transport.js';
+import { defaultWebRoot } from './paths.js';
+import { loadSecretKey } from './secret-key.js';
+
+/** Process entry: config -> database -> app -> listen, and a clean shutdown on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const log = pino({ level: config.logLevel });
+  const database = openDatabase(config.database);
+  await migrateToLatest(database.db, database.dialect);
+  const deps = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    clock: systemClock,
+    mailer: createMailer(config, log),
+    secretKey: loadSecretKey(config),
+    webRoot: defaultWebRoot,
+  };
+  const app = await buildApp(deps, log);
+  await announceFirstInvite(deps, log);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  log.info(`Steady is running at ${config.baseUrl}`);
+}
+
+function loadConfigOrExit() {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`steady: invalid configuration: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('steady: failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

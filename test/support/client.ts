@@ -1,0 +1,81 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+
+export interface TestResponse {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  text: string;
+  /** The parsed JSON body (undefined when the body is not JSON). */
+  body: any;
+  /** Raw `Set-Cookie` lines of this response. */
+  setCookies: string[];
+}
+
+/**
+ * Talks to the app like a browser on our own origin: keeps cookies between requests (honouring Max-Age=0),
+ * sends JSON with `Origin`, and never lets a test forget the content type.
+ */
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly origin: string,
+  ) {}
+
+  get(url: string, headers: Record<string, string> = {}) {
+    return this.request('GET', url, undefined, headers);
+  }
+  post(url: string, body?: unknown, headers: Record<string, string> = {}) {
+    return this.request('POST', url, body, headers);
+  }
+  patch(url: string, body?: unknown, headers: Record<string, string> = {}) {
+    return this.request('PATCH', url, body, headers);
+  }
+  delete(url: string, headers: Record<string, string> = {}) {
+    return this.request('DELETE', url, undefined, headers);
+  }
+
+  /** `body` undefined sends no body; a string is sent as is (for malformed-JSON tests). */
+  async request(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> {
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const response = await this.app.inject({
+      method: method as 'GET',
+      url,
+      headers: {
+        origin: this.origin,
+        ...(payload !== undefined && { 'content-type': 'application/json' }),
+        ...(this.cookies.size > 0 && { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }),
+        ...headers,
+      },
+      ...(payload !== undefined && { payload }),
+    });
+    const raw = response.headers['set-cookie'];
+    const setCookies = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+    for (const line of setCookies) this.storeCookie(line);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(response.body);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.statusCode, headers: response.headers, text: response.body, body: parsed, setCookies };
+  }
+
+  /** A second client holding the same cookies, as a copied cookie jar would (for replay tests). */
+  clone(): TestClient {
+    const copy = new TestClient(this.app, this.origin);
+    for (const [k, v] of this.cookies) copy.cookies.set(k, v);
+    return copy;
+  }
+
+  private storeCookie(line: string): void {
+    const [pair, ...attributes] = line.split(';');
+    const eq = pair!.indexOf('=');
+    const name = pair!.slice(0, eq).trim();
+    const value = pair!.slice(eq + 1).trim();
+    const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === '';
+    if (expired) this.cookies.delete(name);
+    else this.cookies.set(name, value);
+  }
+}

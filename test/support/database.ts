@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+/**
+ * A fresh, empty database for one test app. SQLite by default (a file in a new temp folder); PostgreSQL when
+ * TEST_DB=postgres, as a new database on TEST_PG_URL (default: the local server) that is dropped afterwards.
+ */
+export interface TestDatabase {
+  url: string;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export function testDatabaseKind(): 'sqlite' | 'postgres' {
+  return process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'steady-test-'));
+  const removeDir = () => fs.rm(dataDir, { recursive: true, force: true });
+  if (testDatabaseKind() === 'sqlite') {
+    return { url: `sqlite:${path.join(dataDir, 'steady.db')}`, dataDir, drop: removeDir };
+  }
+  const name = `steady_test_${randomBytes(6).toString('hex')}`;
+  await withAdminClient((client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    dataDir,
+    async drop() {
+      await withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await removeDir();
+    },
+  };
+}
+
+async function withAdminClient(work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
