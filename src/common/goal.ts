@@ -1,0 +1,80 @@
+/**
+ * The Goal as the API speaks it, and pure helpers that server and web app share (docs/decisions/0030-0032).
+ * No Node or DOM APIs here: the web bundle imports this file.
+ */
+
+/** Amounts logged per calendar date: `{ "2026-01-15": [20, 15] }`. Keys are the user's local dates. */
+export type GoalSets = Record<string, number[]>;
+
+export interface Goal {
+  /** Numeric identifier rendered as a string. */
+  id: string;
+  name: string;
+  unit: string;
+  /** Daily target; a JSON number, may have a fraction. */
+  daily: number;
+  /** Number of days; an integer. */
+  days: number;
+  /** Wall-clock `YYYY-MM-DD HH:MM:SS` in the server's time zone. */
+  start: string;
+  sets: GoalSets;
+}
+
+export const GOAL_DEFAULTS = { unit: 'Stück', daily: 1, days: 30 } as const;
+
+/**
+ * Caps that bound one goal's size (docs/decisions/0032-goal-validation.md). 3660 dates is ten years of daily
+ * logging; 100 amounts a day is far beyond any real habit; 1e9 keeps sums exact in a double.
+ */
+export const GOAL_LIMITS = {
+  setsDatesMax: 3660,
+  amountsPerDateMax: 100,
+  amountAbsMax: 1e9,
+  dailyMax: 1e9,
+  yearMin: 1000,
+  yearMax: 9999,
+} as const;
+
+const DATE_KEY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written `YYYY-MM-DD` (years 1000–9999): `2026-02-30` is false. */
+export function isDateKey(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = DATE_KEY.exec(value);
+  return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  return (
+    year >= GOAL_LIMITS.yearMin &&
+    year <= GOAL_LIMITS.yearMax &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month)
+  );
+}
+
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+/** An amount as stored in `sets`: a finite number no larger than `amountAbsMax` either way. */
+export function isAmount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= GOAL_LIMITS.amountAbsMax;
+}
+
+/** An amount that may be logged through the logging endpoints: as `isAmount`, and not 0 (logging 0 does nothing). */
+export function isLoggableAmount(value: unknown): value is number {
+  return isAmount(value) && value !== 0;
+}
+
+/** Sum of the amounts logged on `date` (0 when nothing is logged). */
+export function amountOn(sets: GoalSets, date: string): number {
+  return (sets[date] ?? []).reduce((sum, amount) => sum + amount, 0);
+}

@@ -1,0 +1,131 @@
+import { GOAL_DEFAULTS, GOAL_LIMITS, type GoalSets, isAmount, isDateKey, isLoggableAmount } from '../../common/goal.js';
+import { LIMITS } from '../../common/limits.js';
+import { badRequest, type HttpError } from '../http/errors.js';
+import { parseStart } from './start.js';
+
+/**
+ * Every goal field is checked here, by hand rather than by the route schema, so each refusal is a 400 with a
+ * stable code and a message naming the field (docs/decisions/0032-goal-validation.md). Types are never coerced:
+ * "5" is not a number.
+ */
+
+export interface NewGoal {
+  name: string;
+  unit: string;
+  daily: number;
+  days: number;
+  start: string;
+  sets: GoalSets;
+}
+
+/** The fields a PATCH may change; `start` is not among them (docs/decisions/0030-goal-api-choices.md). */
+export type GoalChanges = Partial<Omit<NewGoal, 'start'>>;
+
+const invalid = (message: string): HttpError => badRequest('invalid_goal', message);
+
+/** PostgreSQL's `integer` ends here; a larger id cannot exist, and asking for one must not become a 500. */
+const MAX_GOAL_ID = 2_147_483_647;
+
+/** The goal id of a path, or null when it cannot name a goal (the route then answers 404). */
+export function parseGoalId(raw: string): number | null {
+  if (!/^\d{1,10}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id >= 1 && id <= MAX_GOAL_ID ? id : null;
+}
+
+export function checkedNewGoal(body: Record<string, unknown>, nowMs: number, timeZone: string): NewGoal {
+  return {
+    name: checkedName(body.name),
+    unit: body.unit === undefined ? GOAL_DEFAULTS.unit : checkedUnit(body.unit),
+    daily: body.daily === undefined ? GOAL_DEFAULTS.daily : checkedDaily(body.daily),
+    days: body.days === undefined ? GOAL_DEFAULTS.days : checkedDays(body.days),
+    start: parseStart(body.start, nowMs, timeZone),
+    sets: body.sets === undefined ? {} : checkedSets(body.sets),
+  };
+}
+
+/** Only the fields present are checked and returned; anything else in the body (e.g. `start`, `id`) is ignored. */
+export function checkedGoalChanges(body: Record<string, unknown>): GoalChanges {
+  const changes: GoalChanges = {};
+  if (body.name !== undefined) changes.name = checkedName(body.name);
+  if (body.unit !== undefined) changes.unit = checkedUnit(body.unit);
+  if (body.daily !== undefined) changes.daily = checkedDaily(body.daily);
+  if (body.days !== undefined) changes.days = checkedDays(body.days);
+  if (body.sets !== undefined) changes.sets = checkedSets(body.sets);
+  return changes;
+}
+
+function checkedName(raw: unknown): string {
+  if (raw !== undefined && typeof raw !== 'string') throw invalid('name must be a string');
+  const name = (raw ?? '').trim();
+  if (name === '') throw badRequest('missing_field', 'name must not be empty');
+  if ([...name].length > LIMITS.goalNameMax) throw invalid(`name must have at most ${LIMITS.goalNameMax} characters`);
+  return name;
+}
+
+/** A unit that is empty after trimming means the default unit, as when it is left out. */
+function checkedUnit(raw: unknown): string {
+  if (typeof raw !== 'string') throw invalid('unit must be a string');
+  const unit = raw.trim();
+  if ([...unit].length > LIMITS.goalUnitMax) throw invalid(`unit must have at most ${LIMITS.goalUnitMax} characters`);
+  return unit === '' ? GOAL_DEFAULTS.unit : unit;
+}
+
+function checkedDaily(raw: unknown): number {
+  if (typeof raw !== 'number' || !Number.isFinite(raw) || raw <= 0) {
+    throw invalid('daily must be a finite number greater than 0');
+  }
+  if (raw > GOAL_LIMITS.dailyMax) throw invalid(`daily must be at most ${GOAL_LIMITS.dailyMax}`);
+  return raw;
+}
+
+function checkedDays(raw: unknown): number {
+  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1 || raw > LIMITS.goalDaysMax) {
+    throw invalid(`days must be an integer from 1 to ${LIMITS.goalDaysMax}`);
+  }
+  return raw;
+}
+
+/** A fresh `sets` object with its dates in ascending order, so the stored JSON is canonical. */
+function checkedSets(raw: unknown): GoalSets {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw invalid('sets must be an object of dates to arrays of amounts');
+  }
+  const entries = Object.entries(raw);
+  if (entries.length > GOAL_LIMITS.setsDatesMax) throw invalid(`sets may hold at most ${GOAL_LIMITS.setsDatesMax} dates`);
+  const sets: GoalSets = {};
+  for (const [date, amounts] of entries.sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!isDateKey(date)) throw invalid(`sets key ${quoted(date)} is not a calendar date YYYY-MM-DD`);
+    if (!Array.isArray(amounts)) throw invalid(`sets.${date} must be an array of amounts`);
+    if (amounts.length > GOAL_LIMITS.amountsPerDateMax) {
+      throw invalid(`sets.${date} may hold at most ${GOAL_LIMITS.amountsPerDateMax} amounts`);
+    }
+    if (!amounts.every(isAmount)) {
+      throw invalid(`sets.${date} amounts must be finite numbers from -${GOAL_LIMITS.amountAbsMax} to ${GOAL_LIMITS.amountAbsMax}`);
+    }
+    sets[date] = amounts;
+  }
+  return sets;
+}
+
+/** The date of a logging path; 400 `invalid_date` unless it is a real calendar date. */
+export function checkedLogDate(raw: string): string {
+  if (!isDateKey(raw)) throw badRequest('invalid_date', `date ${quoted(raw)} is not a calendar date YYYY-MM-DD`);
+  return raw;
+}
+
+/** The amount of a logging request; 400 `invalid_amount` unless it is a finite number other than 0 within the cap. */
+export function checkedLogAmount(raw: unknown): number {
+  if (!isLoggableAmount(raw)) {
+    throw badRequest(
+      'invalid_amount',
+      `amount must be a finite number other than 0, from -${GOAL_LIMITS.amountAbsMax} to ${GOAL_LIMITS.amountAbsMax}`,
+    );
+  }
+  return raw;
+}
+
+/** Echoes client text in a message without letting it grow the message unboundedly. */
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 24 ? `${text.slice(0, 24)}…` : text);
+}
