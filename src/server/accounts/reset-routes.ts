@@ -1,7 +1,107 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import { normalizeEmail } from '../../common/email.js';
+import { HOUR } from '../clock.js';
+import { hashPassword } from '../auth/passwords.js';
+import { endAllSessions } from '../auth/session.js';
+import { tryAttempt } from '../auth/throttle.js';
+import { constantTimeEqual, randomToken, sha256Hex } from '../auth/tokens.js';
 import type { AppDeps } from '../deps.js';
+import { badRequest, HttpError } from '../http/errors.js';
+import { Ok, Text } from '../http/schemas.js';
+import { passwordResetMail } from '../mail/templates.js';
+import { claimReset, deleteResetBySelector, deleteUserResets, findResetBySelector, insertReset } from './reset-store.js';
+import { findUserByEmail, updateUser } from './store.js';
+import { checkNewPassword, requireFilled } from './validation.js';
 
-// Placeholder until the feature lands; the app registers it already.
+/** Spec §8: a reset link is valid for 24 hours. */
+export const RESET_LIFETIME_MS = 24 * HOUR;
+
+export function resetLink(baseUrl: string, selector: string, token: string): string {
+  return `${baseUrl}/?reset_selector=${encodeURIComponent(selector)}&reset_token=${encodeURIComponent(token)}`;
+}
+
+const mailFailed = () => new HttpError(500, 'mail_failed', 'The mail could not be sent; try again later');
+const resetInvalid = () => badRequest('reset_invalid', 'The reset link is not valid');
+
+/**
+ * Password reset by mail (spec §4 Account). Whether an address is registered never shows: known, unknown,
+ * malformed and throttled addresses all answer `{ ok: true }`, and all of them talk to the mail server, so
+ * a mail server that is down fails every one of them alike (docs/decisions/0021-reset-request-answers.md).
+ */
 export const resetRoutes =
-  (_deps: AppDeps): FastifyPluginAsync =>
-  async () => {};
+  (deps: AppDeps): FastifyPluginAsync =>
+  async (base) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const { db, clock, config, mailer } = deps;
+
+    app.post(
+      '/api/reset-request',
+      { config: { public: true }, schema: { body: Type.Object({ email: Text() }), response: { 200: Ok } } },
+      async (request) => {
+        requireFilled(request.body, ['email']);
+        const email = normalizeEmail(request.body.email);
+        const now = clock.now();
+        const allowed =
+          (await tryAttempt(db, 'resetRequestPerAddress', request.ip, now)) &&
+          (await tryAttempt(db, 'resetMailPerEmail', email, now));
+        if (!allowed) return { ok: true as const };
+
+        const user = await findUserByEmail(db, email);
+        if (user) await sendResetMail(user, now, request.log);
+        else await mailer.verify().catch((error: unknown) => failMail(error, request.log));
+        return { ok: true as const };
+      },
+    );
+
+    async function sendResetMail(user: { id: number; email: string; locale: string }, now: number, log: FastifyBaseLogger) {
+      const selector = randomToken(16);
+      const token = randomToken(32);
+      await insertReset(db, { selector, tokenHash: sha256Hex(token), userId: user.id, now, expiresAt: now + RESET_LIFETIME_MS });
+      const mail = passwordResetMail(user.locale, resetLink(config.baseUrl, selector, token));
+      try {
+        await mailer.send({ to: user.email, ...mail });
+      } catch (error) {
+        // The link never reached anyone, so it must not stay usable.
+        await deleteResetBySelector(db, selector);
+        failMail(error, log);
+      }
+    }
+
+    app.post(
+      '/api/reset-password',
+      {
+        config: { public: true },
+        schema: { body: Type.Object({ selector: Text(), token: Text(), password: Text() }), response: { 200: Ok } },
+      },
+      async (request) => {
+        requireFilled(request.body, ['selector', 'token', 'password']);
+        const { password } = request.body;
+        checkNewPassword(password);
+        const selector = request.body.selector.trim();
+        const tokenHash = sha256Hex(request.body.token.trim());
+        const now = clock.now();
+
+        // Checked before hashing, so that invalid links cost no argon2 time.
+        const reset = await findResetBySelector(db, selector);
+        if (!reset || !constantTimeEqual(reset.token_hash, tokenHash)) throw resetInvalid();
+        if (reset.expires_at <= now) throw badRequest('reset_expired', 'The reset link has expired');
+        const passwordHash = await hashPassword(password);
+
+        await db.transaction().execute(async (trx) => {
+          const userId = await claimReset(trx, { selector, tokenHash, now });
+          if (userId === undefined) throw resetInvalid();
+          await updateUser(trx, userId, { passwordHash });
+          await deleteUserResets(trx, userId);
+          await endAllSessions(trx, userId);
+        });
+        return { ok: true as const };
+      },
+    );
+  };
+
+function failMail(error: unknown, log: FastifyBaseLogger): never {
+  log.error({ err: error }, 'reset mail: the mail server failed');
+  throw mailFailed();
+}

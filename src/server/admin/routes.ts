@@ -1,7 +1,33 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import { listUsers } from '../accounts/store.js';
+import { currentUser } from '../auth/plugin.js';
 import type { AppDeps } from '../deps.js';
+import { forbidden } from '../http/errors.js';
 
-// Placeholder until the feature lands; the app registers it already.
+const AdminUser = Type.Object({ id: Type.Integer(), email: Type.String(), username: Type.String(), registered: Type.Integer() });
+
+/**
+ * `GET /api/admin/users` (spec §4 Admin). Administrator rights are not stored: the caller's (normalized) e-mail
+ * must equal ADMIN_EMAIL. Without a session the auth hook answers 401 first (docs/decisions/0022-admin-without-session.md).
+ */
 export const adminRoutes =
-  (_deps: AppDeps): FastifyPluginAsync =>
-  async () => {};
+  (deps: AppDeps): FastifyPluginAsync =>
+  async (base) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/api/admin/users', { schema: { response: { 200: Type.Array(AdminUser) } } }, async (request) => {
+      const user = currentUser(request);
+      if (deps.config.adminEmail === null || user.email !== deps.config.adminEmail) {
+        throw forbidden('forbidden', 'Only the administrator may list users');
+      }
+      const users = await listUsers(deps.db);
+      return users.map((row) => ({
+        id: row.id,
+        email: row.email,
+        username: row.name,
+        registered: Math.floor(row.created_at / 1000),
+      }));
+    });
+  };

@@ -1,8 +1,32 @@
-import type { Logger } from 'pino';
 import { countUsers } from '../accounts/store.js';
 import type { AppDeps } from '../deps.js';
+import { createInvite, INVITE_LIFETIME_MS } from './service.js';
+import { findNewestPendingOperatorInvite } from './store.js';
+import { unsealInviteUrl } from './view.js';
 
-// Placeholder: the invites feature replaces this with a real invite and its URL in the log.
-export async function announceFirstInvite(deps: AppDeps, log: Logger): Promise<void> {
-  if ((await countUsers(deps.db)) === 0) log.warn('no users yet');
+/** The part of a pino logger this needs. */
+export interface AnnounceLog {
+  warn(details: object, message: string): void;
+}
+
+export type FirstInviteDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'secretKey'>;
+
+/**
+ * On a fresh installation nobody can register without an invite, so the log shows one. Restarting reuses the
+ * newest pending operator invite instead of piling up new ones; a new one is made only when none is left (or
+ * the secret key changed, so the old link can no longer be shown). Returns the announced URL, or null when
+ * there are users already.
+ */
+export async function announceFirstInvite(deps: FirstInviteDeps, log: AnnounceLog): Promise<string | null> {
+  if ((await countUsers(deps.db)) > 0) return null;
+  const now = deps.clock.now();
+  const existing = await findNewestPendingOperatorInvite(deps.db, now);
+  const reused = existing ? unsealInviteUrl(deps, existing.token_encrypted) : null;
+  const url = reused ?? (await createInvite(deps, null, null)).url;
+  const validUntil = new Date(reused !== null && existing ? existing.expires_at : now + INVITE_LIFETIME_MS).toISOString();
+  log.warn(
+    { inviteUrl: url, validUntil, reused: reused !== null },
+    `No users yet. Register the first account with this single-use invite (valid until ${validUntil}): ${url}`,
+  );
+  return url;
 }

@@ -37,6 +37,22 @@ export async function listInvitesByCreator(db: Kysely<Database>, userId: number)
     .execute();
 }
 
+export type InviteListRow = Awaited<ReturnType<typeof listInvitesByCreator>>[number];
+
+/** The newest operator invite (CLI, first start) that can still be used, with its sealed token. */
+export async function findNewestPendingOperatorInvite(db: Kysely<Database>, now: number) {
+  return db
+    .selectFrom('invites')
+    .select(['token_encrypted', 'expires_at'])
+    .where('created_by', 'is', null)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('token_encrypted', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
 export type ClaimResult = { ok: true; inviteId: number } | { ok: false; reason: 'unknown' | 'used' | 'expired' };
 
 /**

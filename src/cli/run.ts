@@ -1,0 +1,135 @@
+import { parseArgs } from 'node:util';
+import { listUsers } from '../server/accounts/store.js';
+import { systemClock } from '../server/clock.js';
+import { type Config, ConfigError, loadConfig } from '../server/config.js';
+import { migrateToLatest } from '../server/db/migrate.js';
+import { type DatabaseHandle, openDatabase } from '../server/db/open.js';
+import { HttpError } from '../server/http/errors.js';
+import { checkedInviteNote } from '../server/invites/note.js';
+import { createInvite, INVITE_LIFETIME_MS } from '../server/invites/service.js';
+import { loadSecretKey } from '../server/secret-key.js';
+
+export const USAGE = `Usage: steady <command> [options]
+
+Commands:
+  invite [--note TEXT]   create a single-use invite, valid for 7 days; its URL is the last line printed
+  users                  list the registered users
+  migrate                apply pending database migrations (the server also does this at start)
+  help                   show this help (also --help, -h)
+
+steady reads the same environment as the server: DATABASE_URL, BASE_URL, SECRET_KEY, DATA_DIR, ...`;
+
+export interface CliOutput {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** Exit codes: 0 done, 1 the work failed (e.g. the database is unreachable), 2 wrong usage or configuration. */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliOutput): Promise<number> {
+  const [command, ...args] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') {
+    io.out(USAGE);
+    return 0;
+  }
+  const prepare = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!prepare) {
+    io.err(command === undefined ? 'steady: no command given' : `steady: unknown command "${command}"`);
+    io.err(USAGE);
+    return 2;
+  }
+
+  let work: Work;
+  let config: Config;
+  try {
+    work = prepare(args);
+    config = loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(`steady: invalid configuration: ${error.message}`);
+      return 2;
+    }
+    if (isUsageError(error)) {
+      io.err(`steady ${command}: ${error.message} (see steady --help)`);
+      return 2;
+    }
+    throw error;
+  }
+
+  let database: DatabaseHandle | undefined;
+  try {
+    database = openDatabase(config.database);
+    const applied = await migrateToLatest(database.db, database.dialect);
+    await work({ config, database, applied, io });
+    return 0;
+  } catch (error) {
+    io.err(`steady ${command}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await database?.close();
+  }
+}
+
+interface WorkContext {
+  config: Config;
+  database: DatabaseHandle;
+  /** Migrations this run applied (every command migrates first, as the server does). */
+  applied: string[];
+  io: CliOutput;
+}
+
+type Work = (context: WorkContext) => Promise<void>;
+
+/** Each command checks its arguments before anything is opened and returns the work to do. */
+const COMMANDS: Record<string, (args: string[]) => Work> = {
+  invite(args) {
+    const { values } = parseArgs({ args, options: { note: { type: 'string' } }, strict: true, allowPositionals: false });
+    const note = checkedInviteNote(values.note);
+    return async ({ config, database, io }) => {
+      const deps = { db: database.db, clock: systemClock, config, secretKey: loadSecretKey(config) };
+      const validUntil = new Date(deps.clock.now() + INVITE_LIFETIME_MS).toISOString();
+      const { url } = await createInvite(deps, null, note);
+      io.out(`Invite created: single use, valid until ${validUntil}${note === null ? '' : `, note: ${printable(note)}`}`);
+      io.out(url);
+    };
+  },
+
+  users(args) {
+    parseArgs({ args, options: {}, strict: true, allowPositionals: false });
+    return async ({ database, io }) => {
+      const users = await listUsers(database.db);
+      if (users.length === 0) {
+        io.out('No users yet. Create an invite with: steady invite');
+        return;
+      }
+      const rows = users.map((u) => [String(u.id), u.email, printable(u.name), formatUtc(u.created_at)]);
+      for (const line of alignColumns([['ID', 'E-MAIL', 'NAME', 'REGISTERED (UTC)'], ...rows])) io.out(line);
+    };
+  },
+
+  migrate(args) {
+    parseArgs({ args, options: {}, strict: true, allowPositionals: false });
+    return async ({ applied, io }) => {
+      io.out(applied.length === 0 ? 'The database is up to date.' : `Applied migrations: ${applied.join(', ')}`);
+    };
+  },
+};
+
+/** parseArgs' complaints (unknown option, missing value) and option values our checks refuse. */
+function isUsageError(error: unknown): error is Error {
+  if (error instanceof HttpError) return true;
+  return error instanceof TypeError && String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS');
+}
+
+/** Display names are user input: control characters would let them move the operator's cursor or fake lines. */
+function printable(value: string): string {
+  return value.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+}
+
+function formatUtc(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+function alignColumns(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+}
