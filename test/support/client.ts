@@ -17,11 +17,16 @@ export interface TestResponse {
  */
 export class TestClient {
   readonly cookies = new Map<string, string>();
+  /** The client's network address as the server sees it (`request.ip`); inject's default when undefined. */
+  remoteAddress: string | undefined;
 
   constructor(
     private readonly app: FastifyInstance,
     private readonly origin: string,
-  ) {}
+    options: { remoteAddress?: string } = {},
+  ) {
+    this.remoteAddress = options.remoteAddress;
+  }
 
   get(url: string, headers: Record<string, string> = {}) {
     return this.request('GET', url, undefined, headers);
@@ -49,6 +54,7 @@ export class TestClient {
         ...headers,
       },
       ...(payload !== undefined && { payload }),
+      ...(this.remoteAddress !== undefined && { remoteAddress: this.remoteAddress }),
     });
     const raw = response.headers['set-cookie'];
     const setCookies = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
@@ -64,7 +70,7 @@ export class TestClient {
 
   /** A second client holding the same cookies, as a copied cookie jar would (for replay tests). */
   clone(): TestClient {
-    const copy = new TestClient(this.app, this.origin);
+    const copy = new TestClient(this.app, this.origin, { remoteAddress: this.remoteAddress });
     for (const [k, v] of this.cookies) copy.cookies.set(k, v);
     return copy;
   }

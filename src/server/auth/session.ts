@@ -1,14 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { DAY } from '../clock.js';
+import { DAY, MINUTE } from '../clock.js';
 import type { Database } from '../db/schema.js';
 import * as store from './sessions-store.js';
 import { constantTimeEqual, isHexToken, randomToken, sha256Hex } from './tokens.js';
 
 /** Spec §5: a session lasts 86,400 s from login, however active it is. */
 export const SESSION_LIFETIME_MS = DAY;
-/** Remember-me: 30 days, rotated on every use (docs/decisions/0003-sessions-and-remember-me.md). */
+/** Remember-me: 30 days since its last use, rotated on every use (docs/decisions/0003-sessions-and-remember-me.md). */
 export const REMEMBER_LIFETIME_MS = 30 * DAY;
+/** How long after a rotation the replaced validator is refused quietly instead of being taken as theft. */
+export const REMEMBER_ROTATION_GRACE_MS = MINUTE;
 
 export interface CookieNames {
   session: string;
@@ -41,14 +43,7 @@ export interface AuthenticatedUser {
  * Returns the new session's token hash.
  */
 export async function startSession(ctx: SessionContext, reply: FastifyReply, userId: number): Promise<string> {
-  const sessionToken = randomToken();
-  const tokenHash = sha256Hex(sessionToken);
-  await store.insertSession(ctx.db, {
-    tokenHash,
-    userId,
-    now: ctx.now,
-    expiresAt: ctx.now + SESSION_LIFETIME_MS,
-  });
+  const tokenHash = await issueSessionCookie(ctx, reply, userId);
   const selector = randomToken(16);
   const validator = randomToken();
   await store.insertRememberToken(ctx.db, {
@@ -58,16 +53,15 @@ export async function startSession(ctx: SessionContext, reply: FastifyReply, use
     now: ctx.now,
     expiresAt: ctx.now + REMEMBER_LIFETIME_MS,
   });
-  const names = cookieNames(ctx.secure);
-  reply.setCookie(names.session, sessionToken, cookieOptions(ctx.secure, SESSION_LIFETIME_MS));
-  reply.setCookie(names.remember, `${selector}.${validator}`, cookieOptions(ctx.secure, REMEMBER_LIFETIME_MS));
+  setRememberCookie(ctx, reply, { selector, validator });
   return tokenHash;
 }
 
 /**
  * Finds the user behind the request's cookies. A valid session cookie wins; otherwise a valid remember-me
- * cookie is spent and replaced by a fresh session and token. A remember-me token whose selector matches but
- * whose validator does not is treated as stolen: all of that user's logins end.
+ * cookie buys a fresh session, and its validator is replaced (the selector stays). Presenting a replaced
+ * validator later means the cookie was copied and used elsewhere: all of that user's logins end
+ * (docs/decisions/0010-remember-me-rotation.md).
  */
 export async function resolveUser(
   ctx: SessionContext,
@@ -84,14 +78,24 @@ export async function resolveUser(
   const remember = parseRememberCookie(request.cookies[names.remember]);
   if (!remember) return null;
   const token = await store.findRememberToken(ctx.db, remember.selector);
-  if (!token) return null;
+  if (!token || token.expires_at <= ctx.now) return null;
   if (!constantTimeEqual(token.validator_hash, sha256Hex(remember.validator))) {
-    await store.deleteAllUserLogins(ctx.db, token.user_id);
+    // Within the grace period this is most likely the same browser's parallel request that lost the race below.
+    if (ctx.now - token.issued_at >= REMEMBER_ROTATION_GRACE_MS) await store.deleteAllUserLogins(ctx.db, token.user_id);
     return null;
   }
-  // Only the request that deletes the row may use it, so a replayed cookie cannot fork into two sessions.
-  if (token.expires_at <= ctx.now || !(await store.deleteRememberToken(ctx.db, token.id))) return null;
-  const newSessionHash = await startSession(ctx, reply, token.user_id);
+  const validator = randomToken();
+  // Compare-and-swap on the old validator: of two requests racing with one cookie, only one gets a session.
+  const rotated = await store.rotateRememberValidator(ctx.db, {
+    id: token.id,
+    expectedHash: token.validator_hash,
+    validatorHash: sha256Hex(validator),
+    now: ctx.now,
+    expiresAt: ctx.now + REMEMBER_LIFETIME_MS,
+  });
+  if (!rotated) return null;
+  const newSessionHash = await issueSessionCookie(ctx, reply, token.user_id);
+  setRememberCookie(ctx, reply, { selector: remember.selector, validator });
   const found = await store.findSessionUser(ctx.db, newSessionHash, ctx.now);
   return found ? toAuthenticatedUser(found) : null;
 }
@@ -110,6 +114,19 @@ export async function endSession(ctx: SessionContext, request: FastifyRequest, r
 /** Ends every login of `userId` (all devices), e.g. after a password reset. */
 export function endAllSessions(db: Kysely<Database>, userId: number): Promise<void> {
   return store.deleteAllUserLogins(db, userId);
+}
+
+async function issueSessionCookie(ctx: SessionContext, reply: FastifyReply, userId: number): Promise<string> {
+  const sessionToken = randomToken();
+  const tokenHash = sha256Hex(sessionToken);
+  await store.insertSession(ctx.db, { tokenHash, userId, now: ctx.now, expiresAt: ctx.now + SESSION_LIFETIME_MS });
+  reply.setCookie(cookieNames(ctx.secure).session, sessionToken, cookieOptions(ctx.secure, SESSION_LIFETIME_MS));
+  return tokenHash;
+}
+
+function setRememberCookie(ctx: SessionContext, reply: FastifyReply, token: { selector: string; validator: string }): void {
+  const value = `${token.selector}.${token.validator}`;
+  reply.setCookie(cookieNames(ctx.secure).remember, value, cookieOptions(ctx.secure, REMEMBER_LIFETIME_MS));
 }
 
 function cookieOptions(secure: boolean, maxAgeMs: number) {

@@ -55,15 +55,27 @@ export async function insertRememberToken(
 export async function findRememberToken(db: Kysely<Database>, selector: string) {
   return db
     .selectFrom('remember_tokens')
-    .select(['id', 'validator_hash', 'user_id', 'expires_at'])
+    // `created_at` is moved forward on every rotation, so it tells when the current validator was issued.
+    .select(['id', 'validator_hash', 'user_id', 'created_at as issued_at', 'expires_at'])
     .where('selector', '=', selector)
     .executeTakeFirst();
 }
 
-/** Deletes one remember-me token; false when another request already consumed it. */
-export async function deleteRememberToken(db: Kysely<Database>, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('remember_tokens').where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) === 1;
+/**
+ * Gives a remember-me token a new validator and lifetime, but only while it still holds `expectedHash`;
+ * false when another request rotated (or logout deleted) it first.
+ */
+export async function rotateRememberValidator(
+  db: Kysely<Database>,
+  row: { id: number; expectedHash: string; validatorHash: string; now: number; expiresAt: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('remember_tokens')
+    .set({ validator_hash: row.validatorHash, created_at: row.now, expires_at: row.expiresAt })
+    .where('id', '=', row.id)
+    .where('validator_hash', '=', row.expectedHash)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function deleteRememberTokenBySelector(db: Kysely<Database>, selector: string): Promise<void> {
