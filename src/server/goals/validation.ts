@@ -56,19 +56,24 @@ export function checkedGoalChanges(body: Record<string, unknown>): GoalChanges {
 }
 
 function checkedName(raw: unknown): string {
-  if (raw !== undefined && typeof raw !== 'string') throw invalid('name must be a string');
-  const name = (raw ?? '').trim();
+  const name = raw === undefined ? '' : checkedText('name', raw, LIMITS.goalNameMax);
   if (name === '') throw badRequest('missing_field', 'name must not be empty');
-  if ([...name].length > LIMITS.goalNameMax) throw invalid(`name must have at most ${LIMITS.goalNameMax} characters`);
   return name;
 }
 
 /** A unit that is empty after trimming means the default unit, as when it is left out. */
 function checkedUnit(raw: unknown): string {
-  if (typeof raw !== 'string') throw invalid('unit must be a string');
-  const unit = raw.trim();
-  if ([...unit].length > LIMITS.goalUnitMax) throw invalid(`unit must have at most ${LIMITS.goalUnitMax} characters`);
-  return unit === '' ? GOAL_DEFAULTS.unit : unit;
+  return checkedText('unit', raw, LIMITS.goalUnitMax) || GOAL_DEFAULTS.unit;
+}
+
+/** Trimmed text of at most `max` characters (code points, so an emoji counts once). */
+function checkedText(field: string, raw: unknown, max: number): string {
+  if (typeof raw !== 'string') throw invalid(`${field} must be a string`);
+  const text = raw.trim();
+  if ([...text].length > max) throw invalid(`${field} must have at most ${max} characters`);
+  // PostgreSQL's text cannot hold U+0000; refusing it here keeps both engines alike and avoids a 500.
+  if (text.includes('\u0000')) throw invalid(`${field} must not contain NUL characters`);
+  return text;
 }
 
 function checkedDaily(raw: unknown): number {
