@@ -1,0 +1,150 @@
+/**
+ * Progress maths for a goal, shared by the web app and its unit tests. Pure functions over calendar dates written
+ * as `YYYY-MM-DD` (the user's local dates; the server never shifts them). Date arithmetic runs on UTC midnights so
+ * daylight-saving changes can never make a day 23 or 25 hours long.
+ */
+
+/** The parts of a goal the maths needs (the API's Goal has more). */
+export interface GoalProgressInput {
+  daily: number;
+  days: number;
+  /** `YYYY-MM-DD HH:MM:SS` (or any string starting with a date): only the calendar date counts. */
+  start: string;
+  sets: Record<string, number[]>;
+}
+
+export type DayState = 'met' | 'partly' | 'missed' | 'future';
+
+const DAY_MS = 86_400_000;
+const DATE_KEY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The local calendar date of `date` as `YYYY-MM-DD` (never `toISOString()`, which is UTC). */
+export function localDateKey(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+export function isDateKey(value: string): boolean {
+  const match = DATE_KEY.exec(value);
+  if (!match) return false;
+  const time = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return formatUtcKey(time) === value;
+}
+
+/** `key` plus `count` calendar days (negative goes back). */
+export function addDays(key: string, count: number): string {
+  return formatUtcKey(utcTime(key) + count * DAY_MS);
+}
+
+/** Whole calendar days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((utcTime(to) - utcTime(from)) / DAY_MS);
+}
+
+/** Day of the week, 0 = Monday ... 6 = Sunday. */
+export function weekdayIndex(key: string): number {
+  return (new Date(utcTime(key)).getUTCDay() + 6) % 7;
+}
+
+/** The first calendar date of the goal. */
+export function startDateKey(goal: Pick<GoalProgressInput, 'start'>): string {
+  return goal.start.slice(0, 10);
+}
+
+/** The last calendar date of the goal (inclusive). */
+export function endDateKey(goal: Pick<GoalProgressInput, 'start' | 'days'>): string {
+  return addDays(startDateKey(goal), Math.max(goal.days, 1) - 1);
+}
+
+/** Every calendar date of the goal, first to last. */
+export function goalDateKeys(goal: Pick<GoalProgressInput, 'start' | 'days'>): string[] {
+  const first = startDateKey(goal);
+  return Array.from({ length: Math.max(goal.days, 0) }, (_, index) => addDays(first, index));
+}
+
+/** Sum of the amounts logged on `key`; floating-point noise (0.1 + 0.2) is rounded away. */
+export function dayTotal(sets: Record<string, number[]>, key: string): number {
+  const amounts = sets[key] ?? [];
+  return roundAmount(amounts.reduce((sum, amount) => sum + amount, 0));
+}
+
+/**
+ * Which day of the goal `today` is: 1 on the start date, `days` on the last one. 0 before the start, and more than
+ * `days` once the goal is over (callers show "not started" / "finished").
+ */
+export function dayNumber(goal: Pick<GoalProgressInput, 'start'>, today: string): number {
+  const offset = daysBetween(startDateKey(goal), today);
+  return offset < 0 ? 0 : offset + 1;
+}
+
+export function isWithinGoal(goal: Pick<GoalProgressInput, 'start' | 'days'>, key: string): boolean {
+  const offset = daysBetween(startDateKey(goal), key);
+  return offset >= 0 && offset < goal.days;
+}
+
+/** Total logged over the goal's days, against the whole target `daily × days`. */
+export function goalTotals(goal: GoalProgressInput): { done: number; target: number } {
+  const done = goalDateKeys(goal).reduce((sum, key) => sum + dayTotal(goal.sets, key), 0);
+  return { done: roundAmount(done), target: roundAmount(goal.daily * goal.days) };
+}
+
+export function isMet(total: number, daily: number): boolean {
+  return total >= daily && total > 0;
+}
+
+/**
+ * The state of one day of the goal for the heatmap: met (target reached), partly (something logged), missed
+ * (nothing and the day is over), future (still to come; today counts as to come until something is logged).
+ */
+export function dayState(goal: GoalProgressInput, key: string, today: string): DayState {
+  const total = dayTotal(goal.sets, key);
+  if (isMet(total, goal.daily)) return 'met';
+  if (total > 0) return 'partly';
+  return key < today ? 'missed' : 'future';
+}
+
+/**
+ * Streaks of consecutive goal days that met the target. The current streak ends today, or yesterday while today is
+ * still open (not having logged yet today does not break a streak). Days after today never count.
+ */
+export function streaks(goal: GoalProgressInput, today: string): { current: number; best: number } {
+  let best = 0;
+  let run = 0;
+  const keys = goalDateKeys(goal).filter((key) => key <= today);
+  for (const key of keys) {
+    run = isMet(dayTotal(goal.sets, key), goal.daily) ? run + 1 : 0;
+    best = Math.max(best, run);
+  }
+  let current = 0;
+  let cursor = keys.length - 1;
+  if (cursor >= 0 && keys[cursor] === today && !isMet(dayTotal(goal.sets, today), goal.daily)) cursor -= 1;
+  for (; cursor >= 0 && isMet(dayTotal(goal.sets, keys[cursor]!), goal.daily); cursor -= 1) current += 1;
+  return { current, best };
+}
+
+/** Quick-log buttons: a few round steps well below the daily target (1, 5, 10, 25 ...) and the target itself. */
+export function quickAmounts(daily: number): number[] {
+  const steps = [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
+  const below = steps.filter((step) => step <= daily / 2).slice(-3);
+  const target = daily > 0 ? [roundAmount(daily)] : [1];
+  return [...below, ...target.filter((value) => !below.includes(value))];
+}
+
+/** Rounds away binary floating-point noise; amounts are shown with at most a few decimals anyway. */
+export function roundAmount(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}
+
+function utcTime(key: string): number {
+  const match = DATE_KEY.exec(key);
+  if (!match) throw new RangeError(`not a YYYY-MM-DD date: ${key}`);
+  return Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+}
+
+function formatUtcKey(time: number): string {
+  const date = new Date(time);
+  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+}
+
+function pad(value: number): string {
+  return String(value).padStart(2, '0');
+}

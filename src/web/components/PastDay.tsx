@@ -1,0 +1,100 @@
+import { useState } from 'preact/hooks';
+import { dayTotal, endDateKey, isDateKey, isWithinGoal, startDateKey } from '../../common/progress.js';
+import type { Goal } from '../api.js';
+import { formatDay, formatNumber, t } from '../i18n/index.js';
+import { parseAmount, useAmounts } from './amounts.js';
+
+/** Pick a day of the goal (up to today), see what was logged then, remove an entry or add one. */
+export function PastDay({ goal, today }: { goal: Goal; today: string }) {
+  const first = startDateKey(goal);
+  const last = endDateKey(goal) < today ? endDateKey(goal) : today;
+  const [date, setDate] = useState(last >= first ? last : first);
+  const [amount, setAmount] = useState('');
+  const amounts = useAmounts(goal);
+  if (last < first) return null;
+  const valid = isDateKey(date) && isWithinGoal(goal, date) && date <= today;
+  const logged = valid ? goal.sets[date] ?? [] : [];
+
+  async function add(event: Event) {
+    event.preventDefault();
+    const value = parseAmount(amount);
+    if (value === null) {
+      amounts.setError(t('error.invalid_amount'));
+      document.getElementById('past-amount')?.focus();
+      return;
+    }
+    if (await amounts.add(date, value)) setAmount('');
+  }
+
+  return (
+    <section class="card stack past-day" aria-labelledby="past-title">
+      <h2 id="past-title">{t('past.title')}</h2>
+      <div class="field">
+        <label for="past-date">{t('past.date')}</label>
+        <input
+          id="past-date"
+          type="date"
+          min={first}
+          max={last}
+          value={date}
+          required
+          onInput={(event) => setDate(event.currentTarget.value)}
+          aria-invalid={valid ? undefined : 'true'}
+          aria-describedby={valid ? undefined : 'past-date-error'}
+        />
+        {!valid && (
+          <p class="field-error" id="past-date-error">
+            {t('error.invalid_date')}
+          </p>
+        )}
+      </div>
+      {valid && (
+        <>
+          <h3>
+            {t('past.amounts', { date: formatDay(date) })}: {formatNumber(dayTotal(goal.sets, date))} / {formatNumber(goal.daily)} {goal.unit}
+          </h3>
+          {logged.length === 0 ? (
+            <p class="muted">{t('past.none')}</p>
+          ) : (
+            <ul class="amount-list">
+              {logged.map((value, index) => (
+                <li key={`${index}-${value}`}>
+                  <span>
+                    {formatNumber(value)} {goal.unit}
+                  </span>
+                  <button type="button" class="small" disabled={amounts.busy} onClick={() => void amounts.remove(date, value)}>
+                    {t('past.remove', { amount: formatNumber(value) })}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          <form class="custom-amount" onSubmit={add} noValidate>
+            <label for="past-amount">{t('past.amount')}</label>
+            <div class="inline">
+              <input
+                id="past-amount"
+                type="number"
+                inputMode="decimal"
+                min="0"
+                step="any"
+                value={amount}
+                onInput={(event) => setAmount(event.currentTarget.value)}
+                aria-invalid={amounts.error ? 'true' : undefined}
+                aria-describedby={amounts.error ? 'past-amount-error' : undefined}
+              />
+              <button type="submit" disabled={amounts.busy}>
+                {t('past.add')}
+              </button>
+            </div>
+          </form>
+          {amounts.error && (
+            <p class="field-error" id="past-amount-error" role="alert">
+              {amounts.error}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+import { formatNumber, t } from '../i18n/index.js';
+
+const RADIUS = 52;
+const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
+
+/** Today's progress as a ring; a check mark (not only the colour) says the target is met. */
+export function Ring({ done, target, unit, size = 'normal' }: { done: number; target: number; unit: string; size?: 'normal' | 'large' }) {
+  const fraction = target > 0 ? Math.min(done / target, 1) : done > 0 ? 1 : 0;
+  const met = target > 0 ? done >= target : done > 0;
+  return (
+    <svg class={`ring ring-${size}${met ? ' ring-met' : ''}`} viewBox="0 0 120 120" role="img" aria-label={t('goal.ringLabel', { done, target, unit })}>
+      <circle class="ring-track" cx="60" cy="60" r={RADIUS} />
+      <circle
+        class="ring-value"
+        cx="60"
+        cy="60"
+        r={RADIUS}
+        stroke-dasharray={`${fraction * CIRCUMFERENCE} ${CIRCUMFERENCE}`}
+        transform="rotate(-90 60 60)"
+      />
+      <text class="ring-done" x="60" y={met ? 58 : 62} text-anchor="middle">
+        {formatNumber(done)}
+      </text>
+      <text class="ring-target" x="60" y={met ? 78 : 84} text-anchor="middle">
+        / {formatNumber(target)}
+      </text>
+      {met && <path class="ring-check" d="M49 92 l7 7 l14 -14" />}
+    </svg>
+  );
+}

@@ -1,0 +1,28 @@
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import type { Goal, Me } from './api.js';
+import type { Locale } from './i18n/index.js';
+
+/** What every logged-in page may use: the user, the goals (loaded once, patched in place), and app-wide actions. */
+export interface AppState {
+  me: Me;
+  setMe: (me: Me) => void;
+  /** null until loaded. */
+  goals: Goal[] | null;
+  goalsError: string | null;
+  reloadGoals: () => Promise<void>;
+  putGoal: (goal: Goal) => void;
+  dropGoal: (id: string) => void;
+  /** A short polite message in the status area (after logging, saving, deleting ...). */
+  announce: (text: string) => void;
+  changeLocale: (locale: Locale) => Promise<void>;
+  logout: () => Promise<void>;
+}
+
+export const AppContext = createContext<AppState | null>(null);
+
+export function useApp(): AppState {
+  const state = useContext(AppContext);
+  if (!state) throw new Error('useApp outside the logged-in app');
+  return state;
+}

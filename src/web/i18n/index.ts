@@ -1,0 +1,96 @@
+/**
+ * The UI language: lookup, placeholders, plurals (Intl.PluralRules) and Intl number/date formatting for the chosen
+ * locale. The app re-renders from the top when the language changes, so a module-level "current" is enough.
+ */
+import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../../common/locales.js';
+import { de } from './de.js';
+import { en } from './en.js';
+import { pl } from './pl.js';
+import type { Messages, PluralForms, PluralKey, TextKey } from './types.js';
+
+export const MESSAGES: Record<Locale, Messages> = { de, en, pl };
+
+let current: Locale = DEFAULT_LOCALE;
+let plurals = new Intl.PluralRules(current);
+let numbers = new Intl.NumberFormat(current, { maximumFractionDigits: 2 });
+
+export function locale(): Locale {
+  return current;
+}
+
+export function setUiLocale(next: Locale): void {
+  current = next;
+  plurals = new Intl.PluralRules(next);
+  numbers = new Intl.NumberFormat(next, { maximumFractionDigits: 2 });
+  if (typeof document !== 'undefined') document.documentElement.lang = next;
+}
+
+/** The first of the browser's preferred languages that Steady speaks (used before login). */
+export function preferredLocale(languages: readonly string[]): Locale {
+  for (const tag of languages) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (isLocale(base)) return base;
+  }
+  return DEFAULT_LOCALE;
+}
+
+type Vars = Record<string, string | number>;
+
+/** The text for `key` with `{placeholders}` filled in; numbers are formatted for the language. */
+export function t(key: TextKey, vars: Vars = {}): string {
+  return fill(MESSAGES[current][key], vars);
+}
+
+/** A counted text: the plural form Intl.PluralRules picks for `count`, `#` replaced by the formatted count. */
+export function tp(key: PluralKey, count: number, vars: Vars = {}): string {
+  const forms: PluralForms = MESSAGES[current][key];
+  const form = forms[plurals.select(count)] ?? forms.other;
+  return fill(form.replace(/#/g, formatNumber(count)), vars);
+}
+
+export function hasText(key: string): key is TextKey {
+  return key in MESSAGES[current] && typeof MESSAGES[current][key as TextKey] === 'string';
+}
+
+function fill(text: string, vars: Vars): string {
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = vars[name];
+    if (value === undefined) return whole;
+    return typeof value === 'number' ? formatNumber(value) : value;
+  });
+}
+
+export function formatNumber(value: number): string {
+  return numbers.format(value);
+}
+
+/** A calendar date `YYYY-MM-DD` in words, e.g. "Mon, 12 May" (the year only when it is not this year). */
+export function formatDay(key: string, withYear = false): string {
+  const [year, month, day] = key.split('-').map(Number) as [number, number, number];
+  const date = new Date(year, month - 1, day);
+  const showYear = withYear || year !== new Date().getFullYear();
+  return new Intl.DateTimeFormat(current, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    ...(showYear ? { year: 'numeric' } : {}),
+  }).format(date);
+}
+
+/** A moment (ISO string or Unix seconds) as a date, e.g. "12 May 2025". */
+export function formatMoment(value: string | number): string {
+  const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  return new Intl.DateTimeFormat(current, { day: 'numeric', month: 'short', year: 'numeric' }).format(date);
+}
+
+/** Narrow weekday names Monday first, in the current language. */
+export function weekdayNames(): string[] {
+  // 2024-01-01 was a Monday.
+  return Array.from({ length: 7 }, (_, index) =>
+    new Intl.DateTimeFormat(current, { weekday: 'narrow' }).format(new Date(2024, 0, 1 + index)),
+  );
+}
+
+export { LOCALES };
+export type { Locale };

@@ -1,0 +1,47 @@
+import { useEffect, useState } from 'preact/hooks';
+import { type AdminUser, api } from '../api.js';
+import { Page } from '../components/Page.js';
+import { errorText } from '../errors.js';
+import { formatMoment, t, tp } from '../i18n/index.js';
+
+/** Every account, for the administrator (the server answers 403 to anyone else). */
+export function AdminPage() {
+  const [users, setUsers] = useState<AdminUser[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api.adminUsers().then(setUsers, (failure: unknown) => setError(errorText(failure)));
+  }, []);
+  return (
+    <Page title={t('admin.title')}>
+      {error && (
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {!users && !error && <p class="muted">{t('app.loading')}</p>}
+      {users && (
+        <section class="card stack">
+          <p class="muted">{tp('admin.count', users.length)}</p>
+          <table class="users">
+            <thead>
+              <tr>
+                <th scope="col">{t('admin.email')}</th>
+                <th scope="col">{t('admin.name')}</th>
+                <th scope="col">{t('admin.registered')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((user) => (
+                <tr key={user.id}>
+                  <td data-label={t('admin.email')}>{user.email}</td>
+                  <td data-label={t('admin.name')}>{user.username || <span class="muted">{t('admin.noName')}</span>}</td>
+                  <td data-label={t('admin.registered')}>{formatMoment(user.registered)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,104 @@
+/** The pages before login: log in, forgot password, set a new password from the mailed link, register by invite. */
+import { useState } from 'preact/hooks';
+import { LIMITS } from '../../common/limits.js';
+import { api } from '../api.js';
+import { Field, FormMessage } from '../components/Field.js';
+import { Page } from '../components/Page.js';
+import { t } from '../i18n/index.js';
+import { href } from '../router.js';
+import { useSubmit } from '../use-submit.js';
+
+export function LoginPage({ onLoggedIn, notice }: { onLoggedIn: () => Promise<void>; notice: string | null }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const form = useSubmit(['email', 'password'], async () => {
+    await api.login(email, password);
+    await onLoggedIn();
+  });
+  return (
+    <Page title={t('login.title')}>
+      <form class="card stack" onSubmit={form.submit} noValidate>
+        <FormMessage error={form.formError} success={notice} />
+        <Field id="email" label={t('field.email')} type="email" autoComplete="username" required value={email} onValue={setEmail} error={form.fieldError('email')} maxLength={LIMITS.emailMax} />
+        <Field id="password" label={t('field.password')} type="password" autoComplete="current-password" required value={password} onValue={setPassword} error={form.fieldError('password')} />
+        <button class="primary" type="submit" disabled={form.busy}>
+          {t('login.submit')}
+        </button>
+        <p>
+          <a href={href.forgot}>{t('login.forgot')}</a>
+        </p>
+      </form>
+      <p class="muted">{t('login.inviteOnly')}</p>
+    </Page>
+  );
+}
+
+export function ForgotPage() {
+  const [email, setEmail] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const form = useSubmit(['email'], async () => {
+    await api.requestReset(email);
+    setSentTo(email.trim());
+  });
+  return (
+    <Page title={t('forgot.title')}>
+      <form class="card stack" onSubmit={form.submit} noValidate>
+        <p>{t('forgot.intro')}</p>
+        <FormMessage error={form.formError} success={sentTo ? t('forgot.sent', { email: sentTo }) : null} />
+        <Field id="email" label={t('field.email')} type="email" autoComplete="email" required value={email} onValue={setEmail} error={form.fieldError('email')} maxLength={LIMITS.emailMax} />
+        <button class="primary" type="submit" disabled={form.busy}>
+          {t('forgot.submit')}
+        </button>
+        <p>
+          <a href={href.login}>{t('forgot.back')}</a>
+        </p>
+      </form>
+    </Page>
+  );
+}
+
+export function ResetPage({ selector, token, onDone }: { selector: string; token: string; onDone: () => void }) {
+  const [password, setPassword] = useState('');
+  const form = useSubmit(['password'], async () => {
+    await api.resetPassword(selector, token, password);
+    onDone();
+  });
+  return (
+    <Page title={t('reset.title')}>
+      <form class="card stack" onSubmit={form.submit} noValidate>
+        <FormMessage error={form.formError} />
+        <Field id="password" label={t('reset.password')} hint={t('field.passwordHint')} type="password" autoComplete="new-password" required minLength={LIMITS.passwordMin} value={password} onValue={setPassword} error={form.fieldError('password')} />
+        <button class="primary" type="submit" disabled={form.busy}>
+          {t('reset.submit')}
+        </button>
+        <p>
+          <a href={href.forgot}>{t('login.forgot')}</a>
+        </p>
+      </form>
+    </Page>
+  );
+}
+
+export function RegisterPage({ token, onRegistered }: { token: string; onRegistered: () => Promise<void> }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [name, setName] = useState('');
+  const form = useSubmit(['email', 'password', 'name'], async () => {
+    await api.register({ email, password, token, ...(name.trim() ? { name } : {}) });
+    await onRegistered();
+  });
+  return (
+    <Page title={t('register.title')}>
+      <form class="card stack" onSubmit={form.submit} noValidate>
+        <p>{t('register.intro')}</p>
+        <FormMessage error={form.formError} />
+        <Field id="email" label={t('field.email')} type="email" autoComplete="email" required value={email} onValue={setEmail} error={form.fieldError('email')} maxLength={LIMITS.emailMax} />
+        <Field id="password" label={t('field.password')} hint={t('field.passwordHint')} type="password" autoComplete="new-password" required minLength={LIMITS.passwordMin} value={password} onValue={setPassword} error={form.fieldError('password')} />
+        <Field id="name" label={t('register.name')} autoComplete="nickname" value={name} onValue={setName} error={form.fieldError('name')} maxLength={LIMITS.displayNameMax} />
+        <button class="primary" type="submit" disabled={form.busy}>
+          {t('register.submit')}
+        </button>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,96 @@
+import { useState } from 'preact/hooks';
+import { LIMITS } from '../../common/limits.js';
+import { localDateKey, startDateKey } from '../../common/progress.js';
+import { ApiError, api, type Goal, type GoalInput } from '../api.js';
+import { Field, FormMessage } from '../components/Field.js';
+import { Page } from '../components/Page.js';
+import { useApp } from '../context.js';
+import { t } from '../i18n/index.js';
+import { href, navigate } from '../router.js';
+import { useSubmit } from '../use-submit.js';
+import { GoalMissing } from './goal-detail.js';
+import { GoalsLoaded } from './goals.js';
+
+const FIELDS = ['name', 'unit', 'daily', 'days', 'start'] as const;
+
+export function NewGoalPage() {
+  return <GoalForm goal={null} />;
+}
+
+export function EditGoalPage({ id }: { id: string }) {
+  return (
+    <GoalsLoaded>
+      {(goals) => {
+        const goal = goals.find((candidate) => candidate.id === id);
+        return goal ? <GoalForm goal={goal} /> : <GoalMissing />;
+      }}
+    </GoalsLoaded>
+  );
+}
+
+/** Creates a goal (the start is the user's local date) or edits one (the start cannot change). */
+function GoalForm({ goal }: { goal: Goal | null }) {
+  const app = useApp();
+  const [name, setName] = useState(goal?.name ?? '');
+  const [unit, setUnit] = useState(goal?.unit ?? t('goalForm.defaultUnit'));
+  const [daily, setDaily] = useState(String(goal?.daily ?? 10));
+  const [days, setDays] = useState(String(goal?.days ?? 30));
+  const [start, setStart] = useState(goal ? startDateKey(goal) : localDateKey(new Date()));
+
+  const form = useSubmit(FIELDS, async () => {
+    const input: GoalInput = { name: name.trim(), daily: Number(daily), days: Number(days), ...(unit.trim() ? { unit: unit.trim() } : {}) };
+    checkLocally(input, start, goal === null);
+    if (goal) {
+      await api.updateGoal(goal.id, input);
+      app.putGoal({ ...goal, ...input });
+      app.announce(t('app.saved'));
+      navigate(href.goal(goal.id));
+    } else {
+      const created = await api.createGoal({ ...input, start });
+      app.putGoal(created);
+      navigate(href.goal(created.id));
+    }
+  });
+
+  return (
+    <Page title={goal ? t('goalForm.editTitle') : t('goalForm.newTitle')}>
+      <p class="crumb">
+        <a href={goal ? href.goal(goal.id) : href.goals}>← {goal ? goal.name : t('goal.back')}</a>
+      </p>
+      <form class="card stack" onSubmit={form.submit} noValidate>
+        <FormMessage error={form.formError} />
+        <Field id="name" label={t('goalForm.name')} hint={t('goalForm.nameHint')} required maxLength={LIMITS.goalNameMax} value={name} onValue={setName} error={form.fieldError('name')} />
+        <div class="row">
+          <Field id="daily" label={t('goalForm.daily')} type="number" inputMode="decimal" min="0" step="any" required value={daily} onValue={setDaily} error={form.fieldError('daily')} />
+          <Field id="unit" label={t('goalForm.unit')} maxLength={LIMITS.goalUnitMax} value={unit} onValue={setUnit} error={form.fieldError('unit')} />
+        </div>
+        <div class="row">
+          <Field id="days" label={t('goalForm.days')} type="number" inputMode="numeric" min="1" max={LIMITS.goalDaysMax} step="1" required value={days} onValue={setDays} error={form.fieldError('days')} />
+          <Field
+            id="start"
+            label={t('goalForm.start')}
+            type="date"
+            required
+            value={start}
+            onValue={setStart}
+            disabled={goal !== null}
+            hint={goal ? t('goalForm.startFixed') : undefined}
+            error={form.fieldError('start')}
+          />
+        </div>
+        <button class="primary" type="submit" disabled={form.busy}>
+          {goal ? t('goalForm.save') : t('goalForm.create')}
+        </button>
+      </form>
+    </Page>
+  );
+}
+
+/** The same rules the server applies, checked first so the message appears without a round trip. */
+function checkLocally(input: GoalInput, start: string, isNew: boolean): void {
+  const invalid = (field: string) => new ApiError(400, 'invalid_goal', `${field} is invalid`);
+  if (!input.name) throw new ApiError(400, 'missing_field', 'name must not be empty');
+  if (!Number.isFinite(input.daily) || input.daily <= 0) throw invalid('daily');
+  if (!Number.isInteger(input.days) || input.days < 1 || input.days > LIMITS.goalDaysMax) throw invalid('days');
+  if (isNew && !/^\d{4}-\d{2}-\d{2}$/.test(start)) throw invalid('start');
+}

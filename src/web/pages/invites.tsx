@@ -1,0 +1,135 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { LIMITS } from '../../common/limits.js';
+import { api, type Invite } from '../api.js';
+import { Field, FormMessage } from '../components/Field.js';
+import { Page } from '../components/Page.js';
+import { errorText } from '../errors.js';
+import { formatMoment, t, tp } from '../i18n/index.js';
+import { useSubmit } from '../use-submit.js';
+
+export function InvitesPage() {
+  const [note, setNote] = useState('');
+  const [created, setCreated] = useState<string | null>(null);
+  const [invites, setInvites] = useState<Invite[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  async function load() {
+    setLoadError(null);
+    try {
+      setInvites(await api.invites());
+    } catch (failure) {
+      setLoadError(errorText(failure));
+    }
+  }
+  useEffect(() => void load(), []);
+
+  const form = useSubmit(['note'], async () => {
+    const { url } = await api.createInvite(note.trim());
+    setCreated(url);
+    setNote('');
+    await load();
+  });
+
+  return (
+    <Page title={t('invites.title')}>
+      <form class="card stack" onSubmit={form.submit} noValidate>
+        <p>{t('invites.intro')}</p>
+        <FormMessage error={form.formError} />
+        <Field id="note" label={t('invites.note')} hint={t('invites.noteHint')} maxLength={LIMITS.inviteNoteMax} value={note} onValue={setNote} error={form.fieldError('note')} />
+        <button class="primary" type="submit" disabled={form.busy}>
+          {t('invites.create')}
+        </button>
+      </form>
+      {created && <NewLink url={created} />}
+      <section class="card stack" aria-labelledby="invite-list-title">
+        <h2 id="invite-list-title">{t('invites.list')}</h2>
+        {loadError && (
+          <p class="form-error" role="alert">
+            {loadError}
+          </p>
+        )}
+        {!invites && !loadError && <p class="muted">{t('app.loading')}</p>}
+        {invites && invites.length === 0 && <p class="muted">{t('invites.empty')}</p>}
+        {invites && invites.length > 0 && (
+          <>
+            <p class="muted">{tp('invites.count', invites.length)}</p>
+            <ul class="invite-list">
+              {invites.map((invite, index) => (
+                <InviteRow key={`${invite.created_at}-${index}`} invite={invite} />
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+    </Page>
+  );
+}
+
+/** The fresh link with copy (clipboard, else the text is selected for the user) and share (when the device can). */
+function NewLink({ url }: { url: string }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const canShare = typeof navigator.share === 'function';
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(url);
+      setMessage(t('invites.copied'));
+    } catch {
+      input.current?.focus();
+      input.current?.select();
+      setMessage(t('invites.copyFailed'));
+    }
+  }
+
+  async function share() {
+    try {
+      await navigator.share({ title: t('app.name'), text: t('invites.shareText'), url });
+    } catch {
+      // The user closed the share sheet; nothing to report.
+    }
+  }
+
+  return (
+    <section class="card stack new-link" aria-labelledby="new-link-label">
+      <label id="new-link-label" for="new-link">
+        {t('invites.link')}
+      </label>
+      <input ref={input} id="new-link" class="link-text" readOnly value={url} onFocus={(event) => event.currentTarget.select()} />
+      <div class="inline">
+        <button type="button" class="primary" onClick={() => void copy()}>
+          {t('invites.copy')}
+        </button>
+        {canShare && (
+          <button type="button" onClick={() => void share()}>
+            {t('invites.share')}
+          </button>
+        )}
+      </div>
+      <p role="status" class="form-success">
+        {message}
+      </p>
+    </section>
+  );
+}
+
+function InviteRow({ invite }: { invite: Invite }) {
+  const detail =
+    invite.status === 'used'
+      ? t('invites.usedBy', { email: invite.used_by_email ?? '', date: invite.used_at ? formatMoment(invite.used_at) : '' })
+      : invite.status === 'expired'
+        ? t('invites.expiredOn', { date: formatMoment(invite.expires_at) })
+        : t('invites.validUntil', { date: formatMoment(invite.expires_at) });
+  return (
+    <li class={`invite invite-${invite.status}`}>
+      <div class="invite-head">
+        <span class={`badge badge-${invite.status}`}>{t(`invites.status.${invite.status}`)}</span>
+        <span class="invite-note">{invite.note ?? t('invites.noNote')}</span>
+      </div>
+      <p class="muted">
+        {t('invites.createdOn', { date: formatMoment(invite.created_at) })} · {detail}
+      </p>
+      {invite.url && <p class="link-text small-print">{invite.url}</p>}
+    </li>
+  );
+}

@@ -1,0 +1,75 @@
+import { useState } from 'preact/hooks';
+import { LIMITS } from '../../common/limits.js';
+import { api } from '../api.js';
+import { Field, FormMessage } from '../components/Field.js';
+import { LanguagePicker } from '../components/LanguagePicker.js';
+import { Page } from '../components/Page.js';
+import { useApp } from '../context.js';
+import { t } from '../i18n/index.js';
+import { useSubmit } from '../use-submit.js';
+
+export function SettingsPage() {
+  const app = useApp();
+  return (
+    <Page title={t('settings.title')}>
+      <p class="muted">{t('settings.account', { email: app.me.email })}</p>
+      <NameForm />
+      <section class="card stack" aria-labelledby="language-title">
+        <h2 id="language-title">{t('app.language')}</h2>
+        <LanguagePicker id="settings-language" hint={t('settings.languageHint')} />
+      </section>
+      <PasswordForm />
+    </Page>
+  );
+}
+
+function NameForm() {
+  const app = useApp();
+  const [name, setName] = useState(app.me.name);
+  const [saved, setSaved] = useState(false);
+  const form = useSubmit(['name'], async () => {
+    setSaved(false);
+    const answer = await api.setName(name);
+    app.setMe({ ...app.me, name: answer.name });
+    setName(answer.name);
+    setSaved(true);
+  });
+  return (
+    <form class="card stack" onSubmit={form.submit} noValidate aria-labelledby="profile-title">
+      <h2 id="profile-title">{t('settings.profile')}</h2>
+      <FormMessage error={form.formError} success={saved ? t('app.saved') : null} />
+      <Field id="name" label={t('settings.name')} autoComplete="nickname" required maxLength={LIMITS.displayNameMax} value={name} onValue={setName} error={form.fieldError('name')} />
+      <button type="submit" class="primary" disabled={form.busy}>
+        {t('settings.saveName')}
+      </button>
+    </form>
+  );
+}
+
+function PasswordForm() {
+  const [oldPassword, setOldPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [saved, setSaved] = useState(false);
+  const form = useSubmit(
+    ['old_password', 'new_password'],
+    async () => {
+      setSaved(false);
+      await api.changePassword(oldPassword, newPassword);
+      setOldPassword('');
+      setNewPassword('');
+      setSaved(true);
+    },
+    { password: 'new_password' },
+  );
+  return (
+    <form class="card stack" onSubmit={form.submit} noValidate aria-labelledby="password-title">
+      <h2 id="password-title">{t('settings.password')}</h2>
+      <FormMessage error={form.formError} success={saved ? t('settings.passwordSaved') : null} />
+      <Field id="old_password" label={t('settings.oldPassword')} type="password" autoComplete="current-password" required value={oldPassword} onValue={setOldPassword} error={form.fieldError('old_password')} />
+      <Field id="new_password" label={t('settings.newPassword')} hint={t('field.passwordHint')} type="password" autoComplete="new-password" required minLength={LIMITS.passwordMin} value={newPassword} onValue={setNewPassword} error={form.fieldError('new_password')} />
+      <button type="submit" class="primary" disabled={form.busy}>
+        {t('settings.savePassword')}
+      </button>
+    </form>
+  );
+}

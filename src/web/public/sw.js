@@ -1,0 +1,76 @@
+// Steady's service worker: keeps the app shell (the page, its scripts and styles, icons) so the app starts offline.
+// The API is never cached: private data stays on the server and is always fresh.
+const CACHE = 'steady-shell-v1';
+const STATIC = ['/manifest.webmanifest', '/icon.svg', '/icon-192.png', '/icon-512.png'];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(cacheShell().then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((name) => name !== CACHE).map((name) => caches.delete(name))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || url.pathname.startsWith('/api/') || url.pathname === '/sw.js') return;
+  if (request.mode === 'navigate' || url.pathname === '/' || url.pathname === '/index.html') {
+    event.respondWith(pageNetworkFirst(request));
+  } else if (url.pathname.startsWith('/assets/') || STATIC.includes(url.pathname)) {
+    event.respondWith(cacheFirst(request));
+  }
+});
+
+/** The page from the network (fresh after a deployment), the cached shell when offline. */
+async function pageNetworkFirst(request) {
+  try {
+    const response = await fetch(request);
+    if (response.ok) {
+      const cache = await caches.open(CACHE);
+      await cache.put('/', response.clone());
+      // A new deployment brings new hashed assets: fetch them now, so the next offline start has them.
+      cacheAssetsOf(await response.clone().text()).catch(() => undefined);
+    }
+    return response;
+  } catch (error) {
+    const cached = await caches.match('/');
+    if (cached) return cached;
+    throw error;
+  }
+}
+
+/** Hashed assets never change, so a cached copy is always right. */
+async function cacheFirst(request) {
+  const cached = await caches.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) (await caches.open(CACHE)).put(request, response.clone());
+  return response;
+}
+
+async function cacheShell() {
+  const cache = await caches.open(CACHE);
+  const response = await fetch('/', { cache: 'no-cache' });
+  if (!response.ok) return;
+  await cache.put('/', response.clone());
+  await cache.addAll(STATIC).catch(() => undefined);
+  await cacheAssetsOf(await response.text());
+}
+
+/** Caches the scripts and styles the page refers to and forgets assets of older builds. */
+async function cacheAssetsOf(html) {
+  const cache = await caches.open(CACHE);
+  const wanted = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]);
+  await cache.addAll(wanted);
+  const keep = new Set(wanted.map((path) => new URL(path, self.location.origin).href));
+  for (const request of await cache.keys()) {
+    if (new URL(request.url).pathname.startsWith('/assets/') && !keep.has(request.url)) await cache.delete(request);
+  }
+}

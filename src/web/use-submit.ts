@@ -1,0 +1,35 @@
+import { useState } from 'preact/hooks';
+import { type ShownError, showError } from './errors.js';
+
+/**
+ * The submit cycle every form shares: prevent the page load, run the action once at a time, and put a failure
+ * next to its field (focused, so keyboard and screen-reader users land on it) or above the form.
+ */
+export function useSubmit(fields: readonly string[], action: () => Promise<void>, rename: Record<string, string> = {}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ShownError | null>(null);
+
+  async function submit(event?: Event) {
+    event?.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (failure) {
+      const shown = showError(failure, fields, rename);
+      setError(shown);
+      if (shown.field) requestAnimationFrame(() => document.getElementById(shown.field!)?.focus());
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return {
+    busy,
+    submit,
+    setError,
+    fieldError: (field: string) => (error?.field === field ? error.text : null),
+    formError: error && error.field === null ? error.text : null,
+  };
+}
