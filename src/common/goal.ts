@@ -24,11 +24,11 @@ export const GOAL_DEFAULTS = { unit: 'Stück', daily: 1, days: 30 } as const;
 
 /**
  * Caps that bound one goal's size (docs/decisions/0032-goal-validation.md). 3660 dates is ten years of daily
- * logging; 100 amounts a day is far beyond any real habit; 1e9 keeps sums exact in a double.
+ * logging; 1000 amounts a day allows logging single repetitions; 1e9 keeps sums of whole amounts exact in a double.
  */
 export const GOAL_LIMITS = {
   setsDatesMax: 3660,
-  amountsPerDateMax: 100,
+  amountsPerDateMax: 1000,
   amountAbsMax: 1e9,
   dailyMax: 1e9,
   yearMin: 1000,

@@ -53,7 +53,7 @@ const REFUSED: Array<[Record<string, unknown>, string, string]> = [
   [{ sets: { '2026-01-15': [null] } }, 'invalid_goal', 'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000'],
   [{ sets: { '2026-01-15': [[1]] } }, 'invalid_goal', 'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000'],
   [{ sets: { '2026-01-15': [2e9] } }, 'invalid_goal', 'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000'],
-  [{ sets: { '2026-01-15': Array(101).fill(1) } }, 'invalid_goal', 'sets.2026-01-15 may hold at most 100 amounts'],
+  [{ sets: { '2026-01-15': Array(1001).fill(1) } }, 'invalid_goal', 'sets.2026-01-15 may hold at most 1000 amounts'],
   [{ sets: tenYearsOfDates(3661) }, 'invalid_goal', 'sets may hold at most 3660 dates'],
 ];
 
@@ -89,7 +89,7 @@ test('a float too large for a double (1e400) is not a finite number', async () =
 });
 
 test('the limits themselves are accepted', async () => {
-  const sets = { ...tenYearsOfDates(3659), '2026-01-15': Array(100).fill(-1e9) };
+  const sets = { ...tenYearsOfDates(3659), '2026-01-15': Array(1000).fill(-1e9) };
   const response = await anna.post('/api/goals', {
     name: '🏃'.repeat(200),
     unit: 'ü'.repeat(50),
@@ -99,7 +99,7 @@ test('the limits themselves are accepted', async () => {
   });
   assert.equal(response.status, 200);
   assert.equal(Object.keys(response.body.sets).length, 3660);
-  assert.deepEqual(response.body.sets['2026-01-15'], Array(100).fill(-1e9));
+  assert.deepEqual(response.body.sets['2026-01-15'], Array(1000).fill(-1e9));
   assert.deepEqual((await anna.patch(`/api/goals/${response.body.id}`, { days: 1, daily: 5e-324, sets: { '2000-02-29': [] } })).body, { ok: true });
   assert.equal((await anna.delete(`/api/goals/${response.body.id}`)).status, 200);
 });
