@@ -34,10 +34,23 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url: url.href,
     dataDir,
     async drop() {
-      await withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await withAdminClient(async (client) => {
+        // pg's pool.end() resolves before its sockets are closed; forcing the drop while a backend still runs would
+        // send a closing client an error it reports as uncaught, failing whichever test runs then.
+        await waitForNoConnections(client, name);
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      });
       await removeDir();
     },
   };
+}
+
+async function waitForNoConnections(client: pg.Client, database: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const result = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [database]);
+    if (result.rows[0].n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 async function withAdminClient(work: (client: pg.Client) => Promise<unknown>): Promise<void> {
