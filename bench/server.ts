@@ -1,0 +1,106 @@
+// The benchmark's server process (started by bench/run.ts, never on its own): the real app on a temporary SQLite
+// file with one seeded user, plus a bare Fastify hello route as the yardstick. Prints one JSON line with the URLs
+// and the session cookie, then serves until its parent ends it.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { pino } from 'pino';
+import { buildApp } from '../src/server/app.js';
+import { systemClock } from '../src/server/clock.js';
+import { loadConfig } from '../src/server/config.js';
+import { migrateToLatest } from '../src/server/db/migrate.js';
+import { openDatabase } from '../src/server/db/open.js';
+import type { AppDeps } from '../src/server/deps.js';
+import { listGoals } from '../src/server/goals/store.js';
+import { createInvite } from '../src/server/invites/service.js';
+import { outboxMailer } from '../src/server/mail/transport.js';
+
+export const SEED = { goals: 10, dates: 90, amountsPerDate: 3 } as const;
+const ORIGIN = 'http://127.0.0.1';
+
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'steady-bench-'));
+const config = loadConfig({
+  DATABASE_URL: `sqlite:${path.join(dataDir, 'steady.db')}`,
+  DATA_DIR: dataDir,
+  BASE_URL: ORIGIN,
+  LOG_LEVEL: 'silent',
+});
+const database = openDatabase(config.database);
+await migrateToLatest(database.db, database.dialect);
+const log = pino({ level: 'silent' });
+const deps: AppDeps = {
+  config,
+  db: database.db,
+  dialect: database.dialect,
+  clock: systemClock,
+  mailer: outboxMailer(path.join(dataDir, 'outbox'), log),
+  secretKey: randomBytes(32),
+  webRoot: path.join(dataDir, 'no-web-build'),
+};
+const app = await buildApp(deps);
+
+// The approach the real route avoids, for comparison: parse every goal's sets and let Fastify stringify it all.
+app.get('/api/bench/naive-goals', async (request) => {
+  const goals = await listGoals(deps.db, request.user!.id);
+  return goals.map(({ sets_json, ...goal }) => ({ ...goal, id: String(goal.id), sets: JSON.parse(sets_json) as unknown }));
+});
+
+const cookie = await seedUser();
+const hello = Fastify({ logger: false });
+hello.get('/', async () => ({ hello: 'world' }));
+
+const appAddress = await app.listen({ host: '127.0.0.1', port: 0 });
+const helloAddress = await hello.listen({ host: '127.0.0.1', port: 0 });
+console.log(
+  JSON.stringify({
+    hello: `${helloAddress}/`,
+    goals: `${appAddress}/api/goals`,
+    naive: `${appAddress}/api/bench/naive-goals`,
+    cookie,
+  }),
+);
+
+const shutdown = async () => {
+  await Promise.allSettled([app.close(), hello.close()]);
+  await database.close();
+  await fs.rm(dataDir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on('SIGTERM', () => void shutdown());
+process.on('SIGINT', () => void shutdown());
+// The parent closes our stdin when it is done (or dies); either way this process must not outlive it.
+process.stdin.on('end', () => void shutdown());
+process.stdin.resume();
+
+/** Registers a user through the API, gives them SEED's goals, and returns their session cookie. */
+async function seedUser(): Promise<string> {
+  const { token } = await createInvite(deps, null, null);
+  const registered = await app.inject({
+    method: 'POST',
+    url: '/api/register',
+    headers: { origin: ORIGIN },
+    payload: { email: 'bench@example.com', password: 'bench password', token, name: 'Bench' },
+  });
+  if (registered.statusCode !== 200) throw new Error(`register: ${registered.statusCode} ${registered.body}`);
+  const session = registered.cookies.find((c) => c.name === 'steady_session');
+  if (!session) throw new Error('register set no session cookie');
+  const cookieHeader = `${session.name}=${session.value}`;
+
+  for (let g = 0; g < SEED.goals; g++) {
+    const sets: Record<string, number[]> = {};
+    for (let d = 0; d < SEED.dates; d++) {
+      const date = new Date(Date.UTC(2026, 0, 1 + d)).toISOString().slice(0, 10);
+      sets[date] = Array.from({ length: SEED.amountsPerDate }, (_, a) => 5 + ((g + d + a) % 20) + (a === 2 ? 0.5 : 0));
+    }
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/goals',
+      headers: { origin: ORIGIN, cookie: cookieHeader },
+      payload: { name: `Goal ${g + 1} – Übung 💪`, unit: 'Wiederholungen', daily: 50, days: 90, start: '2026-01-01', sets },
+    });
+    if (created.statusCode !== 200) throw new Error(`create goal: ${created.statusCode} ${created.body}`);
+  }
+  return cookieHeader;
+}
