@@ -27,8 +27,9 @@ const resetInvalid = () => badRequest('reset_invalid', 'The reset link is not va
 
 /**
  * Password reset by mail (spec §4 Account). Whether an address is registered never shows: known, unknown,
- * malformed and throttled addresses all answer `{ ok: true }`, and all of them talk to the mail server, so
- * a mail server that is down fails every one of them alike (docs/decisions/0021-reset-request-answers.md).
+ * malformed and throttled addresses all answer `{ ok: true }`, and every request that is not throttled talks to
+ * the mail server, so a mail server that is down fails known and unknown addresses alike
+ * (docs/decisions/0022-reset-request-answers.md).
  */
 export const resetRoutes =
   (deps: AppDeps): FastifyPluginAsync =>

@@ -10,7 +10,7 @@ const AdminUser = Type.Object({ id: Type.Integer(), email: Type.String(), userna
 
 /**
  * `GET /api/admin/users` (spec §4 Admin). Administrator rights are not stored: the caller's (normalized) e-mail
- * must equal ADMIN_EMAIL. Without a session the auth hook answers 401 first (docs/decisions/0022-admin-without-session.md).
+ * must equal ADMIN_EMAIL. Without a session the auth hook answers 401 first (docs/decisions/0024-admin-without-session.md).
  */
 export const adminRoutes =
   (deps: AppDeps): FastifyPluginAsync =>
