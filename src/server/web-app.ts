@@ -18,7 +18,9 @@ export const webAppRoutes =
   async (app) => {
     const indexFile = path.join(deps.webRoot, 'index.html');
     if (!fs.existsSync(indexFile)) {
-      app.get('/', { config: { public: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(PLACEHOLDER));
+      app.get('/', { config: { public: true } }, async (_request, reply) =>
+        reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(PLACEHOLDER),
+      );
       return;
     }
     await app.register(fastifyStatic, {

@@ -28,31 +28,35 @@ export class TestClient {
     this.remoteAddress = options.remoteAddress;
   }
 
-  get(url: string, headers: Record<string, string> = {}) {
+  get(url: string, headers: Record<string, string | undefined> = {}) {
     return this.request('GET', url, undefined, headers);
   }
-  post(url: string, body?: unknown, headers: Record<string, string> = {}) {
+  post(url: string, body?: unknown, headers: Record<string, string | undefined> = {}) {
     return this.request('POST', url, body, headers);
   }
-  patch(url: string, body?: unknown, headers: Record<string, string> = {}) {
+  patch(url: string, body?: unknown, headers: Record<string, string | undefined> = {}) {
     return this.request('PATCH', url, body, headers);
   }
-  delete(url: string, headers: Record<string, string> = {}) {
+  delete(url: string, headers: Record<string, string | undefined> = {}) {
     return this.request('DELETE', url, undefined, headers);
   }
 
-  /** `body` undefined sends no body; a string is sent as is (for malformed-JSON tests). */
-  async request(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> {
+  /**
+   * `body` undefined sends no body; a string is sent as is (for malformed-JSON tests).
+   * A header given as undefined is left out, e.g. `{ origin: undefined }` for a client that sends no Origin.
+   */
+  async request(method: string, url: string, body?: unknown, headers: Record<string, string | undefined> = {}): Promise<TestResponse> {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const allHeaders: Record<string, string | undefined> = {
+      origin: this.origin,
+      ...(payload !== undefined && { 'content-type': 'application/json' }),
+      ...(this.cookies.size > 0 && { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }),
+      ...headers,
+    };
     const response = await this.app.inject({
       method: method as 'GET',
       url,
-      headers: {
-        origin: this.origin,
-        ...(payload !== undefined && { 'content-type': 'application/json' }),
-        ...(this.cookies.size > 0 && { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }),
-        ...headers,
-      },
+      headers: Object.fromEntries(Object.entries(allHeaders).filter(([, value]) => value !== undefined)) as Record<string, string>,
       ...(payload !== undefined && { payload }),
       ...(this.remoteAddress !== undefined && { remoteAddress: this.remoteAddress }),
     });

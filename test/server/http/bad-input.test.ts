@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { BODY_LIMIT_BYTES } from '../../../src/server/app.js';
+import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
+import type { TestClient, TestResponse } from '../../support/client.js';
+
+function assertClientError(answer: TestResponse, status: number, expected: { error?: string | RegExp; code: string }): void {
+  assert.equal(answer.status, status, answer.text);
+  assert.equal(typeof answer.body, 'object', answer.text);
+  assert.deepEqual(Object.keys(answer.body).sort(), ['code', 'error']);
+  assert.equal(answer.body.code, expected.code);
+  if (expected.error instanceof RegExp) assert.match(answer.body.error, expected.error);
+  else if (expected.error !== undefined) assert.equal(answer.body.error, expected.error);
+  assert.match(String(answer.headers['content-type']), /^application\/json/);
+}
+
+describe('bad input never reaches a 500', () => {
+  let steady: TestApp;
+  let anna: TestClient;
+  let guest: TestClient;
+  before(async () => {
+    steady = await createTestApp();
+    anna = await steady.register('anna@example.com', { name: 'Anna' });
+    guest = steady.client();
+  });
+  after(() => steady.close());
+
+  it('malformed JSON: 400 invalid_json', async () => {
+    for (const payload of ['{"email":', '{email: "a"}', "{'email':'a'}", '{"a":1}}', 'undefined']) {
+      assertClientError(await guest.post('/api/login', payload), 400, { error: 'Request body is not valid JSON', code: 'invalid_json' });
+    }
+  });
+
+  it('an empty body that claims to be JSON: 400 invalid_body', async () => {
+    assertClientError(await guest.post('/api/login', ''), 400, { code: 'invalid_body' });
+  });
+
+  it('a body that is not an object (array, string, number, null, boolean): 400 invalid_input', async () => {
+    for (const payload of ['[]', '[{"email":"anna@example.com"}]', '"anna@example.com"', '42', 'null', 'true']) {
+      assertClientError(await guest.post('/api/login', payload), 400, { error: 'body must be object', code: 'invalid_input' });
+      assertClientError(await anna.patch('/api/me', payload), 400, { error: 'body must be object', code: 'invalid_input' });
+    }
+  });
+
+  it('wrong field types are refused, never coerced: 400 invalid_input naming the field', async () => {
+    assertClientError(await guest.post('/api/login', { email: 5, password: PASSWORD }), 400, { error: 'email must be string', code: 'invalid_input' });
+    assertClientError(await guest.post('/api/login', { email: 'anna@example.com', password: 12345678 }), 400, {
+      error: 'password must be string',
+      code: 'invalid_input',
+    });
+    assertClientError(await guest.post('/api/login', { email: ['anna@example.com'], password: PASSWORD }), 400, {
+      error: 'email must be string',
+      code: 'invalid_input',
+    });
+    assertClientError(await anna.patch('/api/me', { name: null }), 400, { error: 'name must be string', code: 'invalid_input' });
+    assertClientError(await anna.patch('/api/me', { locale: { de: true } }), 400, { error: 'locale must be string', code: 'invalid_input' });
+    assertClientError(await anna.post('/api/register', { email: 'x@example.com', password: PASSWORD, token: 7 }), 400, {
+      error: 'token must be string',
+      code: 'invalid_input',
+    });
+  });
+
+  it('"5" where a number is expected is not coerced (seen through POST /api/goals, the only numeric input)', async () => {
+    // `email: 5` above shows that Ajv does not coerce (it would turn 5 into "5"); here the other direction.
+    const answer = await anna.post('/api/goals', { name: 'Push-ups', daily: '5' });
+    assert.equal(answer.status, 400);
+    assert.deepEqual(Object.keys(answer.body).sort(), ['code', 'error']);
+    assert.match(answer.body.error, /daily/);
+    assert.deepEqual((await anna.get('/api/goals')).body, []);
+  });
+
+  it('__proto__ and constructor.prototype keys: 400, and nothing is polluted', async () => {
+    const payloads = [
+      '{"email":"anna@example.com","password":"x","__proto__":{"polluted":true}}',
+      '{"name":"Eve","__proto__":{"polluted":true}}',
+      '{"name":"Eve","constructor":{"prototype":{"polluted":true}}}',
+      '{"email":"anna@example.com","password":"x","constructor":{"prototype":{"polluted":true}}}',
+    ];
+    for (const payload of payloads) {
+      const answer = payload.includes('email') ? await guest.post('/api/login', payload) : await anna.patch('/api/me', payload);
+      assertClientError(answer, 400, { code: 'invalid_json' });
+    }
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.equal((await anna.get('/api/me')).body.name, 'Anna');
+  });
+
+  it('over-long text: each a clear 400 with its own code', async () => {
+    assertClientError(await anna.patch('/api/me', { name: 'n'.repeat(101) }), 400, {
+      error: 'name must have at most 100 characters',
+      code: 'name_too_long',
+    });
+    const longEmail = `${'l'.repeat(250)}@example.com`;
+    assertClientError(await guest.post('/api/register', { email: longEmail, password: PASSWORD, token: await steady.inviteToken() }), 400, {
+      error: 'email is not a valid e-mail address',
+      code: 'invalid_email',
+    });
+    // Beyond the hard cap of every text field the schema refuses it before any work is done.
+    assertClientError(await guest.post('/api/login', { email: 'x'.repeat(4097), password: PASSWORD }), 400, {
+      error: 'email must NOT have more than 4096 characters',
+      code: 'invalid_input',
+    });
+    assertClientError(await anna.patch('/api/me', { name: 'n'.repeat(5000) }), 400, {
+      error: 'name must NOT have more than 4096 characters',
+      code: 'invalid_input',
+    });
+  });
+
+  it('a body over 1 MiB: 413 body_too_large', async () => {
+    const big = JSON.stringify({ email: 'anna@example.com', password: PASSWORD, padding: 'x'.repeat(BODY_LIMIT_BYTES) });
+    assertClientError(await guest.post('/api/login', big), 413, { code: 'body_too_large' });
+    assertClientError(await anna.patch('/api/me', JSON.stringify({ name: 'x'.repeat(BODY_LIMIT_BYTES + 1) })), 413, { code: 'body_too_large' });
+  });
+
+  it('unknown routes and methods: 404 { error, code }', async () => {
+    const cases: [string, string, unknown][] = [
+      ['GET', '/api/nothing-here', undefined],
+      ['POST', '/api/nothing-here', { a: 1 }],
+      ['PUT', '/api/me', { name: 'X' }],
+      ['DELETE', '/api/login', undefined],
+      ['GET', '/api/login', undefined],
+      ['GET', '/api', undefined],
+      ['GET', '/no/such/page', undefined],
+    ];
+    for (const [method, url, body] of cases) {
+      const answer = await anna.request(method, url, body);
+      assertClientError(answer, 404, { error: `No route for ${method} ${url}`, code: 'not_found' });
+    }
+  });
+});
