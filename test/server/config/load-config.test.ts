@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../../src/server/config.js';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    return error;
+  }
+  assert.fail(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('has defaults for a first run on one machine', () => {
+    const config = loadConfig({});
+    assert.deepEqual(config, {
+      port: 3000,
+      host: 'localhost',
+      baseUrl: 'http://localhost:3000',
+      secureCookies: false,
+      database: { kind: 'sqlite', file: path.resolve('data/steady.db') },
+      dataDir: path.resolve('data'),
+      adminEmail: null,
+      smtpUrl: null,
+      mailFrom: 'Steady <steady@localhost>',
+      secretKey: null,
+      trustProxy: false,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable, trimmed', () => {
+    const config = loadConfig({
+      PORT: ' 8080 ',
+      HOST: '0.0.0.0',
+      BASE_URL: 'https://Steady.Example.org/',
+      DATABASE_URL: 'postgres://steady:pw@db.internal:5432/steady',
+      DATA_DIR: '/var/lib/steady',
+      ADMIN_EMAIL: '  Boss@Example.COM ',
+      SMTP_URL: 'smtps://user:pass@mail.example.org:465',
+      MAIL_FROM: 'Steady <noreply@example.org>',
+      SECRET_KEY: 'ab'.repeat(32),
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'WARN',
+    });
+    assert.deepEqual(config, {
+      port: 8080,
+      host: '0.0.0.0',
+      baseUrl: 'https://steady.example.org',
+      secureCookies: true,
+      database: { kind: 'postgres', url: 'postgres://steady:pw@db.internal:5432/steady' },
+      dataDir: '/var/lib/steady',
+      adminEmail: 'boss@example.com',
+      smtpUrl: 'smtps://user:pass@mail.example.org:465',
+      mailFrom: 'Steady <noreply@example.org>',
+      secretKey: Buffer.alloc(32, 0xab),
+      trustProxy: true,
+      logLevel: 'warn',
+    });
+  });
+
+  it('derives BASE_URL from PORT, keeps a path prefix, and puts the SQLite data folder beside the file', () => {
+    assert.equal(loadConfig({ PORT: '8081' }).baseUrl, 'http://localhost:8081');
+    assert.equal(loadConfig({ BASE_URL: 'http://example.org/steady/' }).baseUrl, 'http://example.org/steady');
+    const sqlite = loadConfig({ DATABASE_URL: 'sqlite:/srv/steady/db/steady.db' });
+    assert.deepEqual(sqlite.database, { kind: 'sqlite', file: '/srv/steady/db/steady.db' });
+    assert.equal(sqlite.dataDir, '/srv/steady/db');
+    assert.equal(loadConfig({ DATABASE_URL: 'postgresql://localhost/steady' }).database.kind, 'postgres');
+    assert.equal(loadConfig({ ADMIN_EMAIL: '   ' }).adminEmail, null);
+  });
+
+  const refused: [Record<string, string>, string][] = [
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ PORT: '80.5' }, 'PORT'],
+    [{ BASE_URL: 'notaurl' }, 'BASE_URL'],
+    [{ BASE_URL: 'ftp://example.org' }, 'BASE_URL'],
+    [{ BASE_URL: 'https://example.org/?x=1' }, 'BASE_URL'],
+    [{ BASE_URL: 'https://user:pw@example.org' }, 'BASE_URL'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'steady.db' }, 'DATABASE_URL'],
+    [{ ADMIN_EMAIL: 'not-an-email' }, 'ADMIN_EMAIL'],
+    [{ SMTP_URL: 'http://mail.example.org' }, 'SMTP_URL'],
+    [{ MAIL_FROM: 'Steady <nobody>' }, 'MAIL_FROM'],
+    [{ SECRET_KEY: 'abc' }, 'SECRET_KEY'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ];
+  for (const [env, variable] of refused) {
+    it(`refuses ${JSON.stringify(env)} with an error naming ${variable}`, () => {
+      const error = configError(env);
+      assert.equal(error.variable, variable);
+      assert.ok(error.message.startsWith(`${variable}: `), error.message);
+      assert.doesNotMatch(error.message, /\n/);
+    });
+  }
+
+  it('does not repeat a database password in its error', () => {
+    const error = configError({ DATABASE_URL: 'mysql://steady:hunter2@db/steady' });
+    assert.doesNotMatch(error.message, /hunter2/);
+  });
+});

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { projectRoot } from '../../../src/server/paths.js';
+
+/** Runs the real entry point with `env` (and nothing inherited but PATH); kills it if it has not exited in 30 s. */
+async function startServer(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'steady-start-'));
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: projectRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: dataDir,
+        DATABASE_URL: `sqlite:${path.join(dataDir, 'steady.db')}`,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+    clearTimeout(timer);
+    return { code, stdout, stderr };
+  } finally {
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+describe('a bad environment stops the process with one clear line', { concurrency: true }, () => {
+  const cases: [string, string, RegExp][] = [
+    ['PORT', 'abc', /^steady: invalid configuration: PORT: must be a whole number from 0 to 65535, got "abc"$/],
+    ['DATABASE_URL', 'mysql://x', /^steady: invalid configuration: DATABASE_URL: must start with sqlite: or postgres:\/\/, got "mysql:\/\/x"$/],
+    ['ADMIN_EMAIL', 'not-an-email', /^steady: invalid configuration: ADMIN_EMAIL: is not a valid e-mail address: "not-an-email"$/],
+    ['BASE_URL', 'notaurl', /^steady: invalid configuration: BASE_URL: must be an absolute http\(s\) URL, got "notaurl"$/],
+  ];
+  for (const [variable, value, expected] of cases) {
+    it(`${variable}=${value}`, async () => {
+      const { code, stdout, stderr } = await startServer({ [variable]: value });
+      assert.notEqual(code, 0);
+      assert.notEqual(code, null, 'the process did not stop by itself');
+      const lines = stderr.split('\n').filter((line) => line !== '');
+      assert.equal(lines.length, 1, stderr);
+      assert.match(lines[0]!, expected);
+      assert.equal(stdout, '');
+    });
+  }
+});
