@@ -4,13 +4,15 @@
  * daylight-saving changes can never make a day 23 or 25 hours long.
  */
 
+import { amountOn, type GoalSets } from './goal.js';
+
 /** The parts of a goal the maths needs (the API's Goal has more). */
 export interface GoalProgressInput {
   daily: number;
   days: number;
   /** `YYYY-MM-DD HH:MM:SS` (or any string starting with a date): only the calendar date counts. */
   start: string;
-  sets: Record<string, number[]>;
+  sets: GoalSets;
 }
 
 export type DayState = 'met' | 'partly' | 'missed' | 'future';
@@ -21,13 +23,6 @@ const DATE_KEY = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** The local calendar date of `date` as `YYYY-MM-DD` (never `toISOString()`, which is UTC). */
 export function localDateKey(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
-export function isDateKey(value: string): boolean {
-  const match = DATE_KEY.exec(value);
-  if (!match) return false;
-  const time = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return formatUtcKey(time) === value;
 }
 
 /** `key` plus `count` calendar days (negative goes back). */
@@ -62,9 +57,8 @@ export function goalDateKeys(goal: Pick<GoalProgressInput, 'start' | 'days'>): s
 }
 
 /** Sum of the amounts logged on `key`; floating-point noise (0.1 + 0.2) is rounded away. */
-export function dayTotal(sets: Record<string, number[]>, key: string): number {
-  const amounts = sets[key] ?? [];
-  return roundAmount(amounts.reduce((sum, amount) => sum + amount, 0));
+export function dayTotal(sets: GoalSets, key: string): number {
+  return roundAmount(amountOn(sets, key));
 }
 
 /**

@@ -2,6 +2,7 @@
  * The typed client for Steady's HTTP API (docs: /work/shared/spec/habit-goal-api.md). Same origin, HttpOnly
  * cookies; every failure becomes an ApiError carrying the server's stable `code`, which the UI translates.
  */
+import type { Goal } from '../common/goal.js';
 import type { Locale } from '../common/locales.js';
 
 export interface Me {
@@ -13,15 +14,7 @@ export interface Me {
   is_admin: boolean;
 }
 
-export interface Goal {
-  id: string;
-  name: string;
-  unit: string;
-  daily: number;
-  days: number;
-  start: string;
-  sets: Record<string, number[]>;
-}
+export type { Goal } from '../common/goal.js';
 
 export interface GoalInput {
   name: string;

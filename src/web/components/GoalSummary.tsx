@@ -18,7 +18,7 @@ export function GoalSummary({ goal, today, size = 'normal' }: { goal: Goal; toda
           {day === 0
             ? tp('goal.startsIn', daysBetween(today, startDateKey(goal)))
             : day > goal.days
-              ? t('goal.finished', { days: goal.days })
+              ? tp('goal.finished', goal.days)
               : t('goal.dayOf', { day, days: goal.days })}
         </li>
         <li>{t('goal.total', { done: totals.done, target: totals.target, unit: goal.unit })}</li>

@@ -36,7 +36,7 @@ export function Heatmap({ goal, today, compact = false }: { goal: Goal; today: s
             state: t(`state.${state}`),
           });
           return (
-            <li key={key} class={`cell cell-${state}${key === today ? ' cell-today' : ''}`} title={label}>
+            <li key={key} data-date={key} class={`cell cell-${state}${key === today ? ' cell-today' : ''}`} title={label}>
               <span class="cell-day" aria-hidden="true">
                 {Number(key.slice(8))}
               </span>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { dayTotal, endDateKey, isDateKey, isWithinGoal, startDateKey } from '../../common/progress.js';
+import { isDateKey } from '../../common/goal.js';
+import { dayTotal, endDateKey, isWithinGoal, startDateKey } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { formatDay, formatNumber, t } from '../i18n/index.js';
 import { parseAmount, useAmounts } from './amounts.js';

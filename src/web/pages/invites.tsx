@@ -91,7 +91,7 @@ function NewLink({ url }: { url: string }) {
   }
 
   return (
-    <section class="card stack new-link" aria-labelledby="new-link-label">
+    <section class="card stack new-link">
       <label id="new-link-label" for="new-link">
         {t('invites.link')}
       </label>

@@ -14,8 +14,8 @@ export function SettingsPage() {
     <Page title={t('settings.title')}>
       <p class="muted">{t('settings.account', { email: app.me.email })}</p>
       <NameForm />
-      <section class="card stack" aria-labelledby="language-title">
-        <h2 id="language-title">{t('app.language')}</h2>
+      <section class="card stack">
+        <h2>{t('app.language')}</h2>
         <LanguagePicker id="settings-language" hint={t('settings.languageHint')} />
       </section>
       <PasswordForm />

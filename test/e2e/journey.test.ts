@@ -1,0 +1,358 @@
+/**
+ * The whole user journey in a real browser against the real server process: first invite from the CLI, register,
+ * goals and logging, languages, a second user by invite, password reset by mail, the admin page. Every page is
+ * checked with axe-core in light and dark, and the dashboard is photographed for people to look at.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { test } from 'node:test';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { addDays, localDateKey } from '../../src/common/progress.js';
+import {
+  type AxeViolation,
+  axeViolations,
+  chromiumAvailable,
+  cliInvite,
+  describeViolations,
+  launchBrowser,
+  startServer,
+} from './support.js';
+
+const ADMIN = 'ada@example.com';
+const BOB = 'bob@example.com';
+const PASSWORD = 'steady password 1';
+const NEW_PASSWORD = 'steady password 2';
+const SCREENSHOTS = 'test-results/screenshots';
+
+test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const server = await startServer(ADMIN);
+  t.after(() => server.stop());
+  const browser = await launchBrowser();
+  t.after(() => browser.close());
+
+  const a11y: string[] = [];
+  const cspErrors: string[] = [];
+  const checkA11y = async (page: Page, where: string) => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const violations: AxeViolation[] = await axeViolations(page, scheme);
+      if (violations.length > 0) a11y.push(describeViolations(`${where} (${scheme})`, violations));
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  };
+  const newContext = async (locale: string): Promise<{ context: BrowserContext; page: Page }> => {
+    const context = await browser.newContext({ locale, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspErrors.push(message.text());
+    });
+    return { context, page };
+  };
+
+  // Each step builds on the ones before: after a failure the rest are skipped, so the first failure is the report.
+  let failed = false;
+  const step = (name: string, run: () => Promise<void>) =>
+    t.test(name, async (st) => {
+      if (failed) return st.skip('an earlier step failed');
+      try {
+        await run();
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    });
+
+  const today = localDateKey(new Date());
+  const ada = await newContext('en-US');
+  const page = ada.page;
+
+  await step('the operator creates the first invite with the CLI and Ada registers through it', async () => {
+    const invite = await cliInvite(server);
+    await page.goto(invite);
+    await heading(page, 'Create your account');
+    await checkA11y(page, 'register');
+    await page.getByLabel('E-mail').fill(ADMIN);
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await waitForText(page.locator('#password-error'), 'at least 8 characters');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Name (optional)').fill('Ada');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await heading(page, 'Your goals');
+    assert.equal(new URL(page.url()).search, '', 'the consumed invite is cleaned from the address bar');
+    await waitForText(page.locator('main'), 'No goals yet');
+    await checkA11y(page, 'goals (empty)');
+  });
+
+  await step('Ada creates a goal that started 9 days ago', async () => {
+    await page.getByRole('link', { name: 'New goal' }).click();
+    await heading(page, 'New goal');
+    await checkA11y(page, 'new goal');
+    await page.getByLabel('What do you want to do?').fill('Push-ups');
+    await page.getByLabel('Daily target').fill('50');
+    await page.getByLabel('Unit').fill('push-ups');
+    await page.getByLabel('Number of days').fill('30');
+    await page.getByLabel('Start date').fill(addDays(today, -9));
+    await page.getByRole('button', { name: 'Create goal' }).click();
+    await heading(page, 'Push-ups');
+    await waitForText(page.locator('.facts'), 'Day 10 of 30');
+    await waitForText(page.locator('.facts'), '0 / 50 push-ups today');
+    assert.equal(await todayCell(page).getAttribute('class'), 'cell cell-future cell-today');
+  });
+
+  await step('Ada logs amounts with one tap and a custom amount, then undoes the last entry', async () => {
+    await page.getByRole('button', { name: 'Log 10 push-ups' }).click();
+    await waitForText(page.locator('.facts'), '10 / 50 push-ups today');
+    await page.getByRole('button', { name: 'Log 25 push-ups' }).click();
+    await waitForText(page.locator('.facts'), '35 / 50 push-ups today');
+    assert.equal(await page.locator('svg.ring').getAttribute('aria-label'), '35 of 50 push-ups today');
+    assert.match((await todayCell(page).getAttribute('title')) ?? '', /35 of 50 – partly done$/);
+
+    await page.getByLabel('Other amount').fill('15');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await waitForText(page.locator('.facts'), '50 / 50 push-ups today');
+    assert.match((await todayCell(page).getAttribute('title')) ?? '', /50 of 50 – target met$/);
+    assert.equal(await page.locator('svg.ring .ring-check').count(), 1, 'a met target shows a check mark, not only a colour');
+
+    await page.getByRole('button', { name: /Undo last entry/ }).click();
+    await waitForText(page.locator('.facts'), '35 / 50 push-ups today');
+    assert.equal(await page.locator('svg.ring').getAttribute('aria-label'), '35 of 50 push-ups today');
+    assert.match((await todayCell(page).getAttribute('title')) ?? '', /35 of 50 – partly done$/);
+  });
+
+  await step('Ada logs and corrects past days; streaks and totals follow', async () => {
+    const logOn = async (date: string, amount: string) => {
+      await page.getByLabel('Day', { exact: true }).fill(date);
+      await page.getByLabel('Amount', { exact: true }).fill(amount);
+      await page.getByRole('button', { name: 'Add to this day' }).click();
+    };
+    await logOn(addDays(today, -1), '30');
+    await waitForText(page.locator('.past-day h3'), '30 / 50');
+    await logOn(addDays(today, -1), '20');
+    await waitForText(page.locator('.past-day h3'), '50 / 50');
+    await logOn(addDays(today, -2), '60');
+    await logOn(addDays(today, -2), '5');
+    await waitForText(page.locator('.past-day h3'), '65 / 50');
+    await page.getByRole('button', { name: 'Remove 5' }).click();
+    await waitForText(page.locator('.past-day h3'), '60 / 50');
+    await logOn(addDays(today, -4), '20');
+    await waitForText(page.locator('.past-day h3'), '20 / 50');
+    await logOn(addDays(today, -5), '50');
+    await waitForText(page.locator('.facts'), 'Streak: 2 days · Best: 2 days');
+    await waitForText(page.locator('.facts'), 'Total 215 of 1,500 push-ups');
+    assert.match((await cell(page, addDays(today, -3)).getAttribute('title')) ?? '', /0 of 50 – missed$/);
+    assert.match((await cell(page, addDays(today, 3)).getAttribute('title')) ?? '', /0 of 50 – to come$/);
+    assert.equal(await page.locator('.chart svg .bar').count(), 5, 'one bar per day with something logged');
+    await checkA11y(page, 'goal detail');
+  });
+
+  await step('Ada edits the goal; the dashboard shows it with a ring and the calendar', async () => {
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await heading(page, 'Edit goal');
+    await checkA11y(page, 'edit goal');
+    await page.getByLabel('What do you want to do?').fill('Push-ups daily');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await heading(page, 'Push-ups daily');
+    await page.getByRole('link', { name: 'Goals', exact: true }).click();
+    await heading(page, 'Your goals');
+    await waitForText(page.locator('.goal-card'), '35 / 50 push-ups today');
+    await waitForText(page.locator('.goal-card'), 'Day 10 of 30');
+    await checkA11y(page, 'goals');
+  });
+
+  await step('screenshots of the dashboard, phone and desktop, light and dark', async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.locator('.toast p').waitFor({ state: 'detached', timeout: 6000 });
+    for (const [name, viewport] of [
+      ['phone', { width: 390, height: 844 }],
+      ['desktop', { width: 1280, height: 800 }],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${name}-${scheme}.png`, fullPage: true });
+      }
+    }
+    await page.getByRole('link', { name: 'Push-ups daily', exact: true }).click();
+    await heading(page, 'Push-ups daily');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('.toast p').waitFor({ state: 'detached', timeout: 6000 });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: `${SCREENSHOTS}/goal-phone-${scheme}.png`, fullPage: true });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  await step('Ada switches to German and to Polish; the choice is stored', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await heading(page, 'Settings');
+    await checkA11y(page, 'settings');
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('de');
+    await heading(page, 'Einstellungen');
+    assert.equal(await page.getAttribute('html', 'lang'), 'de');
+    await waitForText(page.getByRole('navigation'), 'Ziele');
+    await page.getByRole('combobox', { name: 'Sprache' }).selectOption('pl');
+    await heading(page, 'Ustawienia');
+    assert.equal(await page.getAttribute('html', 'lang'), 'pl');
+    await page.getByRole('link', { name: 'Cele' }).click();
+    await waitForText(page.locator('.goal-card'), 'Dzień 10 z 30');
+    await waitForText(page.locator('.goal-card'), 'Seria: 2 dni');
+    await checkA11y(page, 'goals (pl)');
+    await page.reload();
+    await heading(page, 'Twoje cele');
+    await page.getByRole('link', { name: 'Ustawienia' }).click();
+    await page.getByRole('combobox', { name: 'Język' }).selectOption('en');
+    await heading(page, 'Settings');
+    await page.getByLabel('Display name').fill('Ada L.');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await waitForText(page.locator('main'), 'Saved.');
+  });
+
+  let bobInvite = '';
+  await step('Ada invites Bob with a note and copies the link', async () => {
+    await ada.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+    await page.getByRole('link', { name: 'Invites' }).click();
+    await heading(page, 'Invites');
+    await page.getByLabel('Note (optional)').fill('For Bob');
+    await page.getByRole('button', { name: 'Create invite link' }).click();
+    bobInvite = await page.getByLabel('New invite link').inputValue();
+    assert.match(bobInvite, new RegExp(`^${server.baseUrl}/\\?invite=[0-9a-f]{64}$`));
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    await waitForText(page.locator('.new-link'), 'Link copied.');
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), bobInvite);
+    await waitForText(page.locator('.invite-list'), 'Pending');
+    await waitForText(page.locator('.invite-list'), 'For Bob');
+    await checkA11y(page, 'invites');
+  });
+
+  const bob = await newContext('de-DE');
+  await step('Bob opens the link in German, sees a taken e-mail refused, and registers', async () => {
+    await bob.page.goto(bobInvite);
+    await heading(bob.page, 'Konto anlegen');
+    await bob.page.getByLabel('E-Mail').fill(ADMIN);
+    await bob.page.getByLabel('Passwort').fill(PASSWORD);
+    await bob.page.getByRole('button', { name: 'Konto anlegen' }).click();
+    await waitForText(bob.page.locator('#email-error'), 'bereits registriert');
+    await bob.page.getByLabel('E-Mail').fill(BOB);
+    await bob.page.getByRole('button', { name: 'Konto anlegen' }).click();
+    await heading(bob.page, 'Deine Ziele');
+    assert.equal(await bob.page.getAttribute('html', 'lang'), 'de');
+    assert.equal(await bob.page.getByRole('navigation').getByRole('link', { name: 'Benutzer' }).count(), 0, 'no admin link for Bob');
+
+    await page.reload();
+    await heading(page, 'Invites');
+    await waitForText(page.locator('.invite-list'), `Used by ${BOB}`);
+  });
+
+  await step('Bob resets his password through the mailed link and logs in with the new one', async () => {
+    const bobPage = bob.page;
+    await bobPage.getByRole('button', { name: 'Abmelden' }).click();
+    await heading(bobPage, 'Anmelden');
+    await checkA11y(bobPage, 'login (de)');
+    await bobPage.getByLabel('E-Mail').fill(BOB);
+    await bobPage.getByLabel('Passwort').fill('not my password');
+    await bobPage.getByRole('button', { name: 'Anmelden' }).click();
+    await waitForText(bobPage.getByRole('alert'), 'E-Mail oder Passwort ist falsch');
+
+    const seen = server.smtp.mails.length;
+    await bobPage.getByRole('link', { name: 'Passwort vergessen?' }).click();
+    await heading(bobPage, 'Passwort zurücksetzen');
+    await checkA11y(bobPage, 'forgot password');
+    await bobPage.getByLabel('E-Mail').fill(BOB);
+    await bobPage.getByRole('button', { name: 'Link senden' }).click();
+    await waitForText(bobPage.getByRole('status').first(), BOB);
+    const mail = await server.smtp.nextMail(seen, 10_000);
+    assert.deepEqual(mail.to, [BOB]);
+    const link = new RegExp(`${escapeRegExp(server.baseUrl)}/\\?reset_selector=[^\\s"<>]+`).exec(mail.decoded)?.[0].replace(/&amp;/g, '&');
+    assert.ok(link, 'the mail carries a reset link');
+
+    await bobPage.goto(link);
+    await heading(bobPage, 'Neues Passwort festlegen');
+    await checkA11y(bobPage, 'reset password');
+    await bobPage.getByLabel('Neues Passwort').fill(NEW_PASSWORD);
+    await bobPage.getByRole('button', { name: 'Neues Passwort speichern' }).click();
+    await heading(bobPage, 'Anmelden');
+    assert.equal(new URL(bobPage.url()).search, '', 'the consumed reset link is cleaned from the address bar');
+    await waitForText(bobPage.getByRole('status').first(), 'Passwort wurde geändert');
+    await bobPage.getByLabel('E-Mail').fill(BOB);
+    await bobPage.getByLabel('Passwort').fill(NEW_PASSWORD);
+    await bobPage.getByRole('button', { name: 'Anmelden' }).click();
+    await heading(bobPage, 'Deine Ziele');
+  });
+
+  await step('the admin page lists both users for Ada only', async () => {
+    await page.getByRole('link', { name: 'Users' }).click();
+    await heading(page, 'Users');
+    await waitForText(page.locator('table.users'), ADMIN);
+    await waitForText(page.locator('table.users'), BOB);
+    await waitForText(page.locator('table.users'), 'Ada L.');
+    await checkA11y(page, 'admin');
+    await bob.page.goto(`${server.baseUrl}/#/admin`);
+    await heading(bob.page, 'Deine Ziele');
+    assert.equal(await bob.page.locator('table.users').count(), 0);
+  });
+
+  await step('the app shell starts offline from the service worker', async () => {
+    await page.goto(`${server.baseUrl}/#/goals`);
+    await heading(page, 'Your goals');
+    await page.waitForFunction(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      return registration.active !== null && (await caches.match('/')) !== undefined;
+    });
+    await ada.context.setOffline(true);
+    await page.reload();
+    await waitForText(page.locator('main'), 'You are offline');
+    await waitForText(page.locator('header'), 'Steady');
+    await ada.context.setOffline(false);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await heading(page, 'Your goals');
+  });
+
+  await step('a throttled login says how long to wait', async () => {
+    const stranger = await newContext('en-US');
+    await stranger.page.goto(server.baseUrl);
+    await heading(stranger.page, 'Log in');
+    await stranger.page.getByLabel('E-mail').fill('nobody@example.com');
+    await stranger.page.getByLabel('Password').fill('wrong password');
+    const alert = stranger.page.getByRole('alert');
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      await stranger.page.getByRole('button', { name: 'Log in' }).click();
+      await alert.waitFor();
+      if (/Try again in \d+ seconds?/.test(await alert.innerText())) break;
+    }
+    assert.match(await alert.innerText(), /Too many attempts\. Try again in \d+ seconds?\./);
+  });
+
+  assert.deepEqual(cspErrors, [], 'no Content-Security-Policy violations');
+  assert.equal(a11y.length, 0, `axe-core found violations:\n${a11y.join('\n')}`);
+});
+
+async function heading(page: Page, name: string): Promise<void> {
+  await page.getByRole('heading', { level: 1, name, exact: true }).waitFor({ timeout: 10_000 });
+}
+
+function cell(page: Page, date: string): Locator {
+  return page.locator(`.heatmap-grid li[data-date="${date}"]`);
+}
+
+function todayCell(page: Page): Locator {
+  return page.locator('.heatmap-grid li.cell-today');
+}
+
+async function waitForText(locator: Locator, expected: string, timeout = 10_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  let last = '';
+  for (;;) {
+    last = await locator.innerText({ timeout }).catch(() => '');
+    if (last.includes(expected)) return;
+    if (Date.now() > deadline) assert.fail(`expected ${JSON.stringify(expected)} in ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
