@@ -5,6 +5,7 @@ import { DEFAULT_LOCALE, LOCALES, isLocale } from '../../common/locales.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../auth/passwords.js';
 import { currentUser, sessionContext } from '../auth/plugin.js';
 import { endAllSessions, endSession, startSession } from '../auth/session.js';
+import { addressThrottleKey } from '../auth/client-address.js';
 import { spendAttempt } from '../auth/throttle.js';
 import { sha256Hex } from '../auth/tokens.js';
 import { isUniqueViolation } from '../db/dialect.js';
@@ -39,7 +40,7 @@ export const accountRoutes =
       },
       async (request, reply) => {
         requireFilled(request.body, ['email', 'password']);
-        await spendAttempt(db, 'loginPerAddress', request.ip, clock.now());
+        await spendAttempt(db, 'loginPerAddress', addressThrottleKey(request.ip), clock.now());
         const user = await findUserByEmail(db, normalizeEmail(request.body.email));
         const valid = user
           ? await verifyPassword(user.password_hash, request.body.password)
