@@ -98,7 +98,8 @@ export function dayState(goal: GoalProgressInput, key: string, today: string): D
 
 /**
  * Streaks of consecutive goal days that met the target. The current streak ends today, or yesterday while today is
- * still open (not having logged yet today does not break a streak). Days after today never count.
+ * still open (not having logged yet today does not break a streak); once it does not reach yesterday it is 0.
+ * Days after today never count.
  */
 export function streaks(goal: GoalProgressInput, today: string): { current: number; best: number } {
   let best = 0;
@@ -108,10 +109,9 @@ export function streaks(goal: GoalProgressInput, today: string): { current: numb
     run = isMet(dayTotal(goal.sets, key), goal.daily) ? run + 1 : 0;
     best = Math.max(best, run);
   }
+  const met = (key: string) => isWithinGoal(goal, key) && isMet(dayTotal(goal.sets, key), goal.daily);
   let current = 0;
-  let cursor = keys.length - 1;
-  if (cursor >= 0 && keys[cursor] === today && !isMet(dayTotal(goal.sets, today), goal.daily)) cursor -= 1;
-  for (; cursor >= 0 && isMet(dayTotal(goal.sets, keys[cursor]!), goal.daily); cursor -= 1) current += 1;
+  for (let key = met(today) ? today : addDays(today, -1); met(key); key = addDays(key, -1)) current += 1;
   return { current, best };
 }
 

@@ -32,6 +32,7 @@ export function App() {
   const [locale, setLocale] = useState<Locale>(() => {
     const initial = preferredLocale(navigator.languages ?? [navigator.language]);
     setUiLocale(initial);
+    document.documentElement.lang = initial;
     return initial;
   });
   const [session, setSession] = useState<Session>({ state: 'loading' });
@@ -44,6 +45,7 @@ export function App() {
 
   const applyLocale = useCallback((next: Locale) => {
     setUiLocale(next);
+    document.documentElement.lang = next;
     setLocale(next);
   }, []);
 

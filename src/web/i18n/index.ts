@@ -1,6 +1,7 @@
 /**
  * The UI language: lookup, placeholders, plurals (Intl.PluralRules) and Intl number/date formatting for the chosen
  * locale. The app re-renders from the top when the language changes, so a module-level "current" is enough.
+ * No DOM here, so unit tests can run it in Node.
  */
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../../common/locales.js';
 import { de } from './de.js';
@@ -22,7 +23,6 @@ export function setUiLocale(next: Locale): void {
   current = next;
   plurals = new Intl.PluralRules(next);
   numbers = new Intl.NumberFormat(next, { maximumFractionDigits: 2 });
-  if (typeof document !== 'undefined') document.documentElement.lang = next;
 }
 
 /** The first of the browser's preferred languages that Steady speaks (used before login). */

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { LOCALES } from '../../src/common/locales.js';
+import { formatNumber, MESSAGES, preferredLocale, setUiLocale, t, tp } from '../../src/web/i18n/index.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const en = MESSAGES.en;
+
+function placeholders(text: string): string[] {
+  return [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!).sort();
+}
+
+test('every language has exactly the keys of en.ts, as text or plural alike', () => {
+  const keys = Object.keys(en).sort();
+  for (const locale of LOCALES) {
+    const messages = MESSAGES[locale] as Record<string, unknown>;
+    const own = Object.keys(messages).sort();
+    assert.deepEqual(
+      { missing: keys.filter((key) => !own.includes(key)), extra: own.filter((key) => !keys.includes(key)) },
+      { missing: [], extra: [] },
+      `keys of ${locale}.ts`,
+    );
+    for (const key of keys) {
+      assert.equal(typeof messages[key], typeof (en as Record<string, unknown>)[key], `${locale} ${key}: text vs plural`);
+    }
+  }
+});
+
+test('every text is filled in and uses the same {placeholders} as English', () => {
+  for (const locale of LOCALES) {
+    for (const [key, value] of Object.entries(MESSAGES[locale])) {
+      const forms = typeof value === 'string' ? [value] : Object.values(value);
+      const english = (en as Record<string, unknown>)[key];
+      const reference = placeholders(typeof english === 'string' ? english : (english as { other: string }).other);
+      for (const form of forms) {
+        assert.ok(form.trim().length > 0, `${locale} ${key} is empty`);
+        assert.deepEqual(placeholders(form), reference, `${locale} ${key} placeholders`);
+      }
+    }
+  }
+});
+
+test('plural texts have exactly the forms Intl.PluralRules uses for the language (Polish: one, few, many, other)', () => {
+  for (const locale of LOCALES) {
+    const categories = [...new Intl.PluralRules(locale).resolvedOptions().pluralCategories].sort();
+    for (const [key, value] of Object.entries(MESSAGES[locale])) {
+      if (typeof value === 'string') continue;
+      assert.deepEqual(Object.keys(value).sort(), categories, `${locale} ${key}`);
+      for (const form of Object.values(value)) assert.match(form, /#/, `${locale} ${key} shows the count`);
+    }
+  }
+});
+
+test('Polish counts pick their plural forms, numbers follow the language', () => {
+  setUiLocale('pl');
+  assert.equal(tp('goal.streak', 1), 'Seria: 1 dzień');
+  assert.equal(tp('goal.streak', 2), 'Seria: 2 dni');
+  assert.equal(tp('goal.streak', 5), 'Seria: 5 dni');
+  assert.equal(tp('goal.streak', 22), 'Seria: 22 dni');
+  assert.equal(tp('error.too_many_attempts', 25), 'Zbyt wiele prób. Spróbuj ponownie za 25 sekund.');
+  assert.equal(tp('error.too_many_attempts', 3), 'Zbyt wiele prób. Spróbuj ponownie za 3 sekundy.');
+  assert.equal(t('goal.todayText', { done: 1500.5, target: 2000, unit: 'm' }), `${formatNumber(1500.5)} / ${formatNumber(2000)} m dziś`);
+  assert.equal(formatNumber(1500.5), new Intl.NumberFormat('pl', { maximumFractionDigits: 2 }).format(1500.5));
+  setUiLocale('de');
+  assert.equal(tp('goal.streak', 1), 'Serie: 1 Tag');
+  assert.equal(t('goal.dayOf', { day: 3, days: 30 }), 'Tag 3 von 30');
+  assert.equal(formatNumber(1234.5), '1.234,5');
+  setUiLocale('en');
+  assert.equal(tp('goal.streak', 0), 'Streak: 0 days');
+  assert.equal(formatNumber(1234.5), '1,234.5');
+});
+
+test('before login the browser languages decide, falling back to English', () => {
+  assert.equal(preferredLocale(['pl-PL', 'en-US']), 'pl');
+  assert.equal(preferredLocale(['fr-FR', 'de-AT', 'en']), 'de');
+  assert.equal(preferredLocale(['fr', 'es']), 'en');
+  assert.equal(preferredLocale([]), 'en');
+});
+
+/** Every error code the server can send, found in its source: the helpers' and HttpError's first string argument. */
+function serverErrorCodes(): Set<string> {
+  const codes = new Set<string>();
+  const patterns = [
+    /\b(?:badRequest|forbidden|notFound|conflict)\(\s*'([a-z_]+)'/g,
+    /new HttpError\(\s*\d+,\s*'([a-z_]+)'/g,
+    // Tables of [code, message] pairs, e.g. the invite refusals.
+    /\[\s*'([a-z]+(?:_[a-z]+)+)',\s*'[A-Z]/g,
+    // The error handler's own codes and its table of Fastify codes.
+    /(?:\bbody\(.*,\s*|FST_ERR_[A-Z_]+:\s*)'([a-z_]+)'\)?/g,
+  ];
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? walk(path.join(dir, entry.name)) : entry.name.endsWith('.ts') ? [path.join(dir, entry.name)] : [],
+    );
+  for (const file of walk(path.join(ROOT, 'src/server'))) {
+    const source = readFileSync(file, 'utf8');
+    for (const pattern of patterns) for (const match of source.matchAll(pattern)) codes.add(match[1]!);
+  }
+  return codes;
+}
+
+test('every error code the server uses has a translation (and the app its own: network, unknown)', () => {
+  const codes = serverErrorCodes();
+  // The scan must really find the codes; if the server changes its style, this test has to learn it.
+  for (const known of ['invalid_credentials', 'too_many_attempts', 'email_taken', 'invite_expired', 'invalid_input', 'not_found', 'unauthenticated', 'internal']) {
+    assert.ok(codes.has(known), `the scan found ${known}`);
+  }
+  for (const code of [...codes, 'network', 'unknown']) {
+    for (const locale of LOCALES) {
+      assert.ok(`error.${code}` in MESSAGES[locale], `${locale}.ts has no text for the server's error code "${code}"`);
+    }
+  }
+});
