@@ -166,7 +166,7 @@ export function App() {
           {t('app.skip')}
         </a>
         <Header route={route} session={session} />
-        <main id="main" tabIndex={-1}>
+        <main id="main" tabIndex={-1} class={session.state === 'in' ? undefined : 'narrow'}>
           {content}
         </main>
         <div class="toast" role="status" aria-live="polite">

@@ -225,6 +225,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await waitForText(page.locator('.invite-list'), 'Pending');
     await waitForText(page.locator('.invite-list'), 'For Bob');
     await checkA11y(page, 'invites');
+    await phoneShot(page, 'invites-phone-light');
   });
 
   const bob = await newContext('de-DE');
@@ -251,6 +252,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await bobPage.getByRole('button', { name: 'Abmelden' }).click();
     await heading(bobPage, 'Anmelden');
     await checkA11y(bobPage, 'login (de)');
+    await phoneShot(bobPage, 'login-phone-light');
     await bobPage.getByLabel('E-Mail').fill(BOB);
     await bobPage.getByLabel('Passwort').fill('not my password');
     await bobPage.getByRole('button', { name: 'Anmelden' }).click();
@@ -289,9 +291,44 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await waitForText(page.locator('table.users'), BOB);
     await waitForText(page.locator('table.users'), 'Ada L.');
     await checkA11y(page, 'admin');
+    await phoneShot(page, 'admin-phone-light');
     await bob.page.goto(`${server.baseUrl}/#/admin`);
     await heading(bob.page, 'Deine Ziele');
     assert.equal(await bob.page.locator('table.users').count(), 0);
+  });
+
+  await step('Ada changes her password; a wrong current password is shown at its field', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await heading(page, 'Settings');
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await waitForText(page.locator('#old_password-error'), 'The current password is wrong.');
+    await page.getByLabel('Current password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await waitForText(page.locator('main'), 'Password changed.');
+    await phoneShot(page, 'settings-phone-light');
+  });
+
+  await step('Ada creates a second goal and deletes it after confirming', async () => {
+    await page.getByRole('link', { name: 'Goals', exact: true }).click();
+    await page.getByRole('link', { name: 'New goal' }).click();
+    await page.getByLabel('What do you want to do?').fill('Read');
+    await page.getByLabel('Daily target').fill('20');
+    await page.getByLabel('Unit').fill('pages');
+    await page.getByRole('button', { name: 'Create goal' }).click();
+    await heading(page, 'Read');
+    await waitForText(page.locator('.facts'), 'Day 1 of 30');
+    await page.getByRole('button', { name: 'Delete goal' }).click();
+    await waitForText(page.locator('.confirm'), 'Delete “Read” and everything logged for it?');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Delete goal' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await heading(page, 'Your goals');
+    await waitForText(page.locator('.toast'), 'Goal deleted.');
+    assert.equal(await page.locator('.goal-card').count(), 1);
+    const goals = await page.evaluate(async () => (await (await fetch('/api/goals')).json()) as { name: string }[]);
+    assert.deepEqual(goals.map((goal) => goal.name), ['Push-ups daily']);
   });
 
   await step('the app shell starts offline from the service worker', async () => {
@@ -328,6 +365,15 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
   assert.deepEqual(cspErrors, [], 'no Content-Security-Policy violations');
   assert.equal(a11y.length, 0, `axe-core found violations:\n${a11y.join('\n')}`);
 });
+
+/** A phone-sized picture of the current page, for people to look at (not compared automatically). */
+async function phoneShot(page: Page, name: string): Promise<void> {
+  const previous = page.viewportSize();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+  if (previous) await page.setViewportSize(previous);
+}
 
 async function heading(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name, exact: true }).waitFor({ timeout: 10_000 });

@@ -9,7 +9,6 @@ export const de: Messages = {
   'app.offline': 'Du bist offline. Steady braucht eine Verbindung, um deine Ziele zu zeigen und Einträge zu speichern.',
   'app.retry': 'Erneut versuchen',
   'app.language': 'Sprache',
-  'app.close': 'Schließen',
   'app.cancel': 'Abbrechen',
   'app.saved': 'Gespeichert.',
 
@@ -27,8 +26,6 @@ export const de: Messages = {
   'field.email': 'E-Mail',
   'field.password': 'Passwort',
   'field.passwordHint': 'Mindestens 8 Zeichen.',
-  'field.required': 'Pflichtfeld',
-  'field.invalid': 'Bitte prüfe diesen Wert.',
 
   'login.title': 'Anmelden',
   'login.submit': 'Anmelden',
@@ -55,7 +52,6 @@ export const de: Messages = {
   'goals.empty': 'Noch keine Ziele. Fang mit einer kleinen Sache an, die du jeden Tag tun willst.',
   'goals.new': 'Neues Ziel',
 
-  'goal.today': 'heute',
   'goal.ringLabel': '{done} von {target} {unit} heute',
   'goal.todayText': '{done} / {target} {unit} heute',
   'goal.dayOf': 'Tag {day} von {days}',

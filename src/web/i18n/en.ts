@@ -11,7 +11,6 @@ export const en = {
   'app.offline': 'You are offline. Steady needs a connection to show and log your goals.',
   'app.retry': 'Try again',
   'app.language': 'Language',
-  'app.close': 'Close',
   'app.cancel': 'Cancel',
   'app.saved': 'Saved.',
 
@@ -29,8 +28,6 @@ export const en = {
   'field.email': 'E-mail',
   'field.password': 'Password',
   'field.passwordHint': 'At least 8 characters.',
-  'field.required': 'required',
-  'field.invalid': 'Please check this value.',
 
   'login.title': 'Log in',
   'login.submit': 'Log in',
@@ -57,7 +54,6 @@ export const en = {
   'goals.empty': 'No goals yet. Start with one small thing you want to do every day.',
   'goals.new': 'New goal',
 
-  'goal.today': 'today',
   'goal.ringLabel': '{done} of {target} {unit} today',
   'goal.todayText': '{done} / {target} {unit} today',
   'goal.dayOf': 'Day {day} of {days}',

@@ -9,7 +9,6 @@ export const pl: Messages = {
   'app.offline': 'Jesteś offline. Steady potrzebuje połączenia, aby pokazać cele i zapisać wpisy.',
   'app.retry': 'Spróbuj ponownie',
   'app.language': 'Język',
-  'app.close': 'Zamknij',
   'app.cancel': 'Anuluj',
   'app.saved': 'Zapisano.',
 
@@ -27,8 +26,6 @@ export const pl: Messages = {
   'field.email': 'E-mail',
   'field.password': 'Hasło',
   'field.passwordHint': 'Co najmniej 8 znaków.',
-  'field.required': 'wymagane',
-  'field.invalid': 'Sprawdź tę wartość.',
 
   'login.title': 'Zaloguj się',
   'login.submit': 'Zaloguj się',
@@ -55,7 +52,6 @@ export const pl: Messages = {
   'goals.empty': 'Nie masz jeszcze celów. Zacznij od jednej małej rzeczy, którą chcesz robić codziennie.',
   'goals.new': 'Nowy cel',
 
-  'goal.today': 'dziś',
   'goal.ringLabel': '{done} z {target} {unit} dziś',
   'goal.todayText': '{done} / {target} {unit} dziś',
   'goal.dayOf': 'Dzień {day} z {days}',

@@ -17,6 +17,7 @@ export function LoginPage({ onLoggedIn, notice }: { onLoggedIn: () => Promise<vo
   });
   return (
     <Page title={t('login.title')}>
+      <p class="tagline">{t('app.tagline')}</p>
       <form class="card stack" onSubmit={form.submit} noValidate>
         <FormMessage error={form.formError} success={notice} />
         <Field id="email" label={t('field.email')} type="email" autoComplete="username" required value={email} onValue={setEmail} error={form.fieldError('email')} maxLength={LIMITS.emailMax} />
