@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { api, type Goal, type Me } from './api.js';
+import { ApiError, api, type Goal, type Me } from './api.js';
 import { LanguagePicker, LocaleContext } from './components/LanguagePicker.js';
 import { AppContext, type AppState } from './context.js';
 import { errorText } from './errors.js';
@@ -68,6 +68,8 @@ export function App() {
     try {
       setGoals(await api.goals());
     } catch (failure) {
+      // A session that ended elsewhere (logout on another device, password change) leads back to the login.
+      if (failure instanceof ApiError && failure.status === 401) return void (await loadMe());
       setGoalsError(errorText(failure));
     }
   }, []);
@@ -155,7 +157,7 @@ export function App() {
   if (session.state === 'loading') content = <p class="muted">{t('app.loading')}</p>;
   else if (session.state === 'offline') content = <Offline onRetry={() => void loadMe()} />;
   else if (link?.kind === 'invite') content = <RegisterPage token={link.token} onRegistered={registered} />;
-  else if (link?.kind === 'reset') content = <ResetPage selector={link.selector} token={link.token} onDone={resetDone} />;
+  else if (link?.kind === 'reset') content = <ResetPage selector={link.selector} token={link.token} onDone={resetDone} onLeave={() => { setLink(null); clearQuery(href.login); }} />;
   else if (session.state === 'out') content = route.page === 'forgot' ? <ForgotPage /> : <LoginPage notice={notice} onLoggedIn={async () => { setNotice(null); await loadMe(); }} />;
   else content = <LoggedInPage route={route} isAdmin={session.me.is_admin} />;
 

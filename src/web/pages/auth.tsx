@@ -58,7 +58,7 @@ export function ForgotPage() {
   );
 }
 
-export function ResetPage({ selector, token, onDone }: { selector: string; token: string; onDone: () => void }) {
+export function ResetPage({ selector, token, onDone, onLeave }: { selector: string; token: string; onDone: () => void; onLeave: () => void }) {
   const [password, setPassword] = useState('');
   const form = useSubmit(['password'], async () => {
     await api.resetPassword(selector, token, password);
@@ -73,7 +73,9 @@ export function ResetPage({ selector, token, onDone }: { selector: string; token
           {t('reset.submit')}
         </button>
         <p>
-          <a href={href.forgot}>{t('login.forgot')}</a>
+          <a href={href.forgot} onClick={onLeave}>
+            {t('login.forgot')}
+          </a>
         </p>
       </form>
     </Page>

@@ -15,7 +15,6 @@ export function SettingsPage() {
       <p class="muted">{t('settings.account', { email: app.me.email })}</p>
       <NameForm />
       <section class="card stack">
-        <h2>{t('app.language')}</h2>
         <LanguagePicker id="settings-language" hint={t('settings.languageHint')} />
       </section>
       <PasswordForm />
