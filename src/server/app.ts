@@ -7,7 +7,8 @@ import { installAuth } from './auth/plugin.js';
 import type { AppDeps } from './deps.js';
 import { goalRoutes } from './goals/routes.js';
 import { installCsrfGuard } from './http/csrf.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { answerFrameworkError, installErrorHandling } from './http/error-handler.js';
+import { installJsonBodyParser } from './http/json-body.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { inviteRoutes } from './invites/routes.js';
 import { resetRoutes } from './accounts/reset-routes.js';
@@ -23,11 +24,14 @@ export async function buildApp(deps: AppDeps, loggerInstance?: FastifyBaseLogger
     bodyLimit: BODY_LIMIT_BYTES,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // Malformed URLs are refused before routing; this keeps even that answer in our `{ error, code }` shape.
+    frameworkErrors: answerFrameworkError,
     // Types are checked, never coerced: "5" is not a number (spec: no type coercion).
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);
+  installJsonBodyParser(app);
   await installSecurityHeaders(app, deps.config.secureCookies);
   installCsrfGuard(app, deps.config.baseUrl);
   await app.register(cookie);

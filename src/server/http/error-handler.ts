@@ -40,6 +40,16 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/** Errors Fastify raises before routing (a malformed percent-encoding in the path, an over-long parameter). */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  reply
+    .code(status)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'no-store')
+    .send(body('The request URL is not valid', 'bad_request'));
+}
+
 function body(error: string, code: string): ErrorBody {
   return { error, code };
 }

@@ -31,8 +31,21 @@ describe('bad input never reaches a 500', () => {
     }
   });
 
-  it('an empty body that claims to be JSON: 400 invalid_body', async () => {
-    assertClientError(await guest.post('/api/login', ''), 400, { code: 'invalid_body' });
+  it('an empty body labelled JSON counts as no body: refused where a body is needed, fine for logout', async () => {
+    for (const payload of ['', '  \n']) {
+      assertClientError(await guest.post('/api/login', payload), 400, { error: 'body must be object', code: 'invalid_input' });
+    }
+    const client = await steady.register('empty-body@example.com');
+    const logout = await client.request('POST', '/api/logout', '', { 'content-type': 'application/json' });
+    assert.equal(logout.status, 200);
+    assert.deepEqual(logout.body, { ok: true });
+    assert.equal((await client.get('/api/me')).status, 401);
+  });
+
+  it('a body shorter than its Content-Length: 400 invalid_body', async () => {
+    assertClientError(await guest.post('/api/login', '{"email":"a@example.com","password":"x"}', { 'content-length': '5' }), 400, {
+      code: 'invalid_body',
+    });
   });
 
   it('a body that is not an object (array, string, number, null, boolean): 400 invalid_input', async () => {
@@ -78,7 +91,10 @@ describe('bad input never reaches a 500', () => {
     ];
     for (const payload of payloads) {
       const answer = payload.includes('email') ? await guest.post('/api/login', payload) : await anna.patch('/api/me', payload);
-      assertClientError(answer, 400, { code: 'invalid_json' });
+      assertClientError(answer, 400, {
+        error: 'Request body must not contain __proto__ or constructor.prototype keys',
+        code: 'invalid_input',
+      });
     }
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     assert.equal((await anna.get('/api/me')).body.name, 'Anna');
@@ -109,6 +125,12 @@ describe('bad input never reaches a 500', () => {
     const big = JSON.stringify({ email: 'anna@example.com', password: PASSWORD, padding: 'x'.repeat(BODY_LIMIT_BYTES) });
     assertClientError(await guest.post('/api/login', big), 413, { code: 'body_too_large' });
     assertClientError(await anna.patch('/api/me', JSON.stringify({ name: 'x'.repeat(BODY_LIMIT_BYTES + 1) })), 413, { code: 'body_too_large' });
+  });
+
+  it('a malformed URL: 400 bad_request in the same shape', async () => {
+    for (const url of ['/%E0%A4%A', '/api/%zz']) {
+      assertClientError(await anna.get(url), 400, { error: 'The request URL is not valid', code: 'bad_request' });
+    }
   });
 
   it('unknown routes and methods: 404 { error, code }', async () => {
