@@ -101,9 +101,9 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
   });
 
   await step('Ada logs amounts with one tap and a custom amount, then undoes the last entry', async () => {
-    await page.getByRole('button', { name: 'Log 10 push-ups' }).click();
+    await page.getByRole('button', { name: '+10 push-ups' }).click();
     await waitForText(page.locator('.facts'), '10 / 50 push-ups today');
-    await page.getByRole('button', { name: 'Log 25 push-ups' }).click();
+    await page.getByRole('button', { name: '+25 push-ups' }).click();
     await waitForText(page.locator('.facts'), '35 / 50 push-ups today');
     assert.equal(await page.locator('svg.ring').getAttribute('aria-label'), '35 of 50 push-ups today');
     assert.match((await todayCell(page).getAttribute('title')) ?? '', /35 of 50 – partly done$/);

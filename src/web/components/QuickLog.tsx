@@ -25,17 +25,12 @@ export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
 
   return (
     <div class="quicklog">
+      {/* Each button's accessible name is its visible "+10" plus the unit (WCAG 2.5.3 label in name). */}
       <div class="quick-buttons" role="group" aria-label={t('goal.quickLabel')}>
         {quickAmounts(goal.daily).map((amount) => (
-          <button
-            key={amount}
-            type="button"
-            class="quick"
-            disabled={amounts.busy}
-            aria-label={t('goal.logAmount', { amount: formatNumber(amount), unit: goal.unit })}
-            onClick={() => void amounts.add(today, amount)}
-          >
+          <button key={amount} type="button" class="quick" disabled={amounts.busy} onClick={() => void amounts.add(today, amount)}>
             +{formatNumber(amount)}
+            <span class="visually-hidden"> {goal.unit}</span>
           </button>
         ))}
       </div>

@@ -61,7 +61,6 @@ export const de: Messages = {
   'goal.streak': { one: 'Serie: # Tag', other: 'Serie: # Tage' },
   'goal.bestStreak': { one: 'Rekord: # Tag', other: 'Rekord: # Tage' },
   'goal.quickLabel': 'Menge für heute eintragen',
-  'goal.logAmount': '{amount} {unit} eintragen',
   'goal.custom': 'Andere Menge',
   'goal.add': 'Hinzufügen',
   'goal.undo': 'Letzten Eintrag rückgängig machen',

@@ -63,7 +63,6 @@ export const en = {
   'goal.streak': { one: 'Streak: # day', other: 'Streak: # days' },
   'goal.bestStreak': { one: 'Best: # day', other: 'Best: # days' },
   'goal.quickLabel': 'Log an amount for today',
-  'goal.logAmount': 'Log {amount} {unit}',
   'goal.custom': 'Other amount',
   'goal.add': 'Add',
   'goal.undo': 'Undo last entry',

@@ -61,7 +61,6 @@ export const pl: Messages = {
   'goal.streak': { one: 'Seria: # dzień', few: 'Seria: # dni', many: 'Seria: # dni', other: 'Seria: # dnia' },
   'goal.bestStreak': { one: 'Rekord: # dzień', few: 'Rekord: # dni', many: 'Rekord: # dni', other: 'Rekord: # dnia' },
   'goal.quickLabel': 'Zapisz ilość na dziś',
-  'goal.logAmount': 'Zapisz {amount} {unit}',
   'goal.custom': 'Inna ilość',
   'goal.add': 'Dodaj',
   'goal.undo': 'Cofnij ostatni wpis',
