@@ -1,6 +1,8 @@
 // `npm run bench`: GET /api/goals (10 goals x 90 dates x 3 amounts) against a bare Fastify hello route.
-// The server runs in a child process (bench/server.ts) so the load generator does not steal its CPU; both talk
-// over loopback only. Fails (exit 1) when GET /api/goals reaches less than a quarter of the hello route's rate.
+// The server runs in a child process (bench/server.ts) so the load generator does not steal its event loop; both
+// talk over loopback only. Fails (exit 1) when GET /api/goals reaches less than a quarter of the hello route's
+// rate. The routes are measured in alternating short rounds, so a busy machine slows all of them alike instead
+// of whichever happened to run while something else was busy.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -10,15 +12,27 @@ import autocannon from 'autocannon';
 
 const TARGET_RATIO = 0.25;
 const CONNECTIONS = 10;
-const WARMUP_SECONDS = 1;
-const MEASURE_SECONDS = 5;
+const ROUNDS = 5;
+const ROUND_SECONDS = 1;
 const STARTUP_TIMEOUT_MS = 20_000;
 
 interface ServerInfo {
   hello: string;
+  cpu: string;
+  me: string;
   goals: string;
   naive: string;
   cookie: string;
+}
+
+interface Target {
+  label: string;
+  url: string;
+  headers: Record<string, string>;
+  /** Requests per second of each round. */
+  rates: number[];
+  /** Server CPU time per request (µs) of each round. */
+  cpu: number[];
 }
 
 const serverScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server.ts');
@@ -27,15 +41,36 @@ const server = spawn(process.execPath, ['--import', 'tsx', serverScript], { stdi
 try {
   const info = await serverInfo();
   await checkAnswers(info);
-  const headers = { cookie: info.cookie };
-  const hello = await measure('bare Fastify hello route', info.hello, {});
-  const goals = await measure('GET /api/goals (stored JSON spliced)', info.goals, headers);
-  const naive = await measure('naive parse + stringify (comparison)', info.naive, headers);
+  const session = { cookie: info.cookie };
+  const hello: Target = { label: 'bare Fastify hello route', url: info.hello, headers: {}, rates: [], cpu: [] };
+  // The stack's own cost (cookies, session lookup, security headers): a floor for any private route.
+  const me: Target = { label: 'GET /api/me (session, tiny answer)', url: info.me, headers: session, rates: [], cpu: [] };
+  const goals: Target = { label: 'GET /api/goals (stored JSON spliced)', url: info.goals, headers: session, rates: [], cpu: [] };
+  const naive: Target = { label: 'naive parse + stringify (comparison)', url: info.naive, headers: session, rates: [], cpu: [] };
+  const targets = [hello, me, goals, naive];
 
-  const ratio = goals / hello;
+  for (const target of targets) await run(target, info.cpu); // warm-up, not counted
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const target of targets) {
+      const { rate, cpuMicros } = await run(target, info.cpu);
+      target.rates.push(rate);
+      target.cpu.push(cpuMicros);
+    }
+  }
+
+  console.log(`${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s per route:`);
+  for (const target of targets) {
+    const cpu = `${mean(target.cpu).toFixed(0).padStart(5)} µs server CPU per request`;
+    console.log(`${target.label.padEnd(40)} ${mean(target.rates).toFixed(0).padStart(7)} req/s  ${cpu}`);
+  }
+  const ratio = mean(goals.rates) / mean(hello.rates);
+  const perRound = goals.rates.map((rate, i) => `${((rate / hello.rates[i]!) * 100).toFixed(0)} %`).join(', ');
   console.log('');
-  console.log(`GET /api/goals / hello:  ${(ratio * 100).toFixed(1)} % (target >= ${TARGET_RATIO * 100} %)`);
-  console.log(`naive / hello:           ${((naive / hello) * 100).toFixed(1)} %`);
+  console.log(`GET /api/goals / hello:  ${(ratio * 100).toFixed(1)} % (target >= ${TARGET_RATIO * 100} %; rounds: ${perRound})`);
+  console.log(`GET /api/me / hello:     ${((mean(me.rates) / mean(hello.rates)) * 100).toFixed(1)} %`);
+  console.log(`naive / hello:           ${((mean(naive.rates) / mean(hello.rates)) * 100).toFixed(1)} %`);
+  const cpuRatio = mean(hello.cpu) / mean(goals.cpu);
+  console.log(`by server CPU per request, GET /api/goals runs at ${(cpuRatio * 100).toFixed(1)} % of the hello route's speed`);
   if (ratio < TARGET_RATIO) {
     console.error(`bench: FAILED, GET /api/goals is below ${TARGET_RATIO * 100} % of the hello route`);
     process.exitCode = 1;
@@ -75,20 +110,26 @@ async function checkAnswers(info: ServerInfo): Promise<void> {
   assert.equal(goals.body.length, 10);
   assert.equal(Object.keys(goals.body[0]!.sets).length, 90);
   assert.deepEqual(goals.body, naive.body);
-  const bytes = JSON.stringify(goals.body).length;
-  console.log(`GET /api/goals answers ${goals.body.length} goals, ${bytes} bytes`);
+  console.log(`GET /api/goals answers ${goals.body.length} goals, ${JSON.stringify(goals.body).length} bytes`);
 }
 
-/** Requests per second over MEASURE_SECONDS after a short warm-up; every answer must be a 2xx. */
-async function measure(label: string, url: string, headers: Record<string, string>): Promise<number> {
-  await autocannon({ url, connections: CONNECTIONS, duration: WARMUP_SECONDS, headers });
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: MEASURE_SECONDS, headers });
+/** One short run: requests per second and server CPU per request; every answer must be a 2xx. */
+async function run(target: Target, cpuUrl: string): Promise<{ rate: number; cpuMicros: number }> {
+  const cpuBefore = await serverCpuMicros(cpuUrl);
+  const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: ROUND_SECONDS, headers: target.headers });
+  const cpuAfter = await serverCpuMicros(cpuUrl);
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${label}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(`${target.label}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
-  const rate = result.requests.average;
-  console.log(
-    `${label.padEnd(40)} ${rate.toFixed(0).padStart(7)} req/s  (p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms)`,
-  );
-  return rate;
+  const requests = result.requests.total;
+  return { rate: requests / ROUND_SECONDS, cpuMicros: (cpuAfter - cpuBefore) / Math.max(1, requests) };
+}
+
+async function serverCpuMicros(url: string): Promise<number> {
+  const response = await fetch(url);
+  return ((await response.json()) as { micros: number }).micros;
+}
+
+function mean(values: number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
 }
