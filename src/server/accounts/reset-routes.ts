@@ -5,6 +5,7 @@ import { normalizeEmail } from '../../common/email.js';
 import { HOUR } from '../clock.js';
 import { hashPassword } from '../auth/passwords.js';
 import { endAllSessions } from '../auth/session.js';
+import { addressThrottleKey } from '../auth/client-address.js';
 import { tryAttempt } from '../auth/throttle.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../auth/tokens.js';
 import type { AppDeps } from '../deps.js';
@@ -45,7 +46,7 @@ export const resetRoutes =
         const email = normalizeEmail(request.body.email);
         const now = clock.now();
         const allowed =
-          (await tryAttempt(db, 'resetRequestPerAddress', request.ip, now)) &&
+          (await tryAttempt(db, 'resetRequestPerAddress', addressThrottleKey(request.ip), now)) &&
           (await tryAttempt(db, 'resetMailPerEmail', email, now));
         if (!allowed) return { ok: true as const };
 

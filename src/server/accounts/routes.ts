@@ -12,7 +12,7 @@ import { isUniqueViolation } from '../db/dialect.js';
 import type { AppDeps } from '../deps.js';
 import { badRequest, conflict, HttpError } from '../http/errors.js';
 import { Ok, Text } from '../http/schemas.js';
-import { claimInvite, recordInviteUser } from '../invites/store.js';
+import { claimInvite, type InviteState, inviteState, recordInviteUser } from '../invites/store.js';
 import { findUserByEmail, findUserById, insertUser, updateUser } from './store.js';
 import { checkedDisplayName, checkedEmail, checkNewPassword, requireFilled } from './validation.js';
 import { normalizeEmail } from '../../common/email.js';
@@ -24,6 +24,11 @@ const INVITE_ERRORS = {
   used: ['invite_used', 'The invite has already been used'],
   expired: ['invite_expired', 'The invite has expired'],
 } as const;
+
+function inviteError(state: Exclude<InviteState, 'pending'>) {
+  const [code, message] = INVITE_ERRORS[state];
+  return badRequest(code, message);
+}
 
 export const accountRoutes =
   (deps: AppDeps): FastifyPluginAsync =>
@@ -105,15 +110,16 @@ export const accountRoutes =
         const email = checkedEmail(body.email);
         checkNewPassword(body.password);
         const name = checkedDisplayName(body.name ?? '');
+        const tokenHash = sha256Hex(body.token.trim());
+        // A cheap read first, so a bad token costs no password hashing; the claim below is what counts.
+        const state = await inviteState(db, tokenHash, clock.now());
+        if (state !== 'pending') throw inviteError(state);
         const passwordHash = await hashPassword(body.password);
         const now = clock.now();
 
         const userId = await db.transaction().execute(async (trx) => {
-          const claim = await claimInvite(trx, sha256Hex(body.token.trim()), now);
-          if (!claim.ok) {
-            const [code, message] = INVITE_ERRORS[claim.reason];
-            throw badRequest(code, message);
-          }
+          const claim = await claimInvite(trx, tokenHash, now);
+          if (!claim.ok) throw inviteError(claim.reason);
           let id: number;
           try {
             id = await insertUser(trx, { email, passwordHash, name, locale: DEFAULT_LOCALE, now });

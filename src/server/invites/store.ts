@@ -53,7 +53,20 @@ export async function findNewestPendingOperatorInvite(db: Kysely<Database>, now:
     .executeTakeFirst();
 }
 
-export type ClaimResult = { ok: true; inviteId: number } | { ok: false; reason: 'unknown' | 'used' | 'expired' };
+export type InviteState = 'pending' | 'unknown' | 'used' | 'expired';
+export type ClaimResult = { ok: true; inviteId: number } | { ok: false; reason: Exclude<InviteState, 'pending'> };
+
+/** What registering with this token would meet now; read-only, for refusing early before any costly work. */
+export async function inviteState(db: Kysely<Database>, tokenHash: string, now: number): Promise<InviteState> {
+  const invite = await db
+    .selectFrom('invites')
+    .select(['used_at', 'expires_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (!invite) return 'unknown';
+  if (invite.used_at !== null) return 'used';
+  return invite.expires_at > now ? 'pending' : 'expired';
+}
 
 /**
  * Marks a pending invite as used, as the first write of the registration transaction: the row lock (PostgreSQL)
@@ -70,9 +83,9 @@ export async function claimInvite(trx: Kysely<Database>, tokenHash: string, now:
     .returning('id')
     .executeTakeFirst();
   if (claimed) return { ok: true, inviteId: claimed.id };
-  const existing = await trx.selectFrom('invites').select('used_at').where('token_hash', '=', tokenHash).executeTakeFirst();
-  if (!existing) return { ok: false, reason: 'unknown' };
-  return { ok: false, reason: existing.used_at === null ? 'expired' : 'used' };
+  const state = await inviteState(trx, tokenHash, now);
+  // Unclaimable yet still reading as pending: it expired between the two statements.
+  return { ok: false, reason: state === 'pending' ? 'expired' : state };
 }
 
 export async function recordInviteUser(trx: Kysely<Database>, inviteId: number, userId: number): Promise<void> {
