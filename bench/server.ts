@@ -13,6 +13,7 @@ import { loadConfig } from '../src/server/config.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
 import { openDatabase } from '../src/server/db/open.js';
 import type { AppDeps } from '../src/server/deps.js';
+import { goalListJson } from '../src/server/goals/serialize.js';
 import { listGoals } from '../src/server/goals/store.js';
 import { createInvite } from '../src/server/invites/service.js';
 import { outboxMailer } from '../src/server/mail/transport.js';
@@ -47,6 +48,12 @@ app.get('/api/bench/naive-goals', async (request) => {
   return goals.map(({ sets_json, ...goal }) => ({ ...goal, id: String(goal.id), sets: JSON.parse(sets_json) as unknown }));
 });
 
+// The real serialisation without the cache: what the first list after each change costs.
+app.get('/api/bench/uncached-goals', async (request, reply) => {
+  const goals = await listGoals(deps.db, request.user!.id);
+  return reply.type('application/json; charset=utf-8').send(goalListJson(goals));
+});
+
 const cookie = await seedUser();
 const hello = Fastify({ logger: false });
 hello.get('/', async () => ({ hello: 'world' }));
@@ -66,6 +73,7 @@ console.log(
     me: `${appAddress}/api/me`,
     goals: `${appAddress}/api/goals`,
     naive: `${appAddress}/api/bench/naive-goals`,
+    uncached: `${appAddress}/api/bench/uncached-goals`,
     cookie,
   }),
 );

@@ -32,7 +32,7 @@ export async function buildApp(deps: AppDeps, loggerInstance?: FastifyBaseLogger
 
   installErrorHandling(app);
   installJsonBodyParser(app);
-  await installSecurityHeaders(app, deps.config.secureCookies);
+  installSecurityHeaders(app, deps.config.secureCookies);
   installCsrfGuard(app, deps.config.baseUrl);
   await app.register(cookie);
   installAuth(app, deps);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { precompiled } from '../db/precompiled.js';
 import type { Database } from '../db/schema.js';
 
 export interface SessionUser {
@@ -21,14 +22,19 @@ export async function insertSession(
   await db.deleteFrom('sessions').where('user_id', '=', row.userId).where('expires_at', '<=', row.now).execute();
 }
 
-export async function findSessionUser(db: Kysely<Database>, tokenHash: string, now: number): Promise<SessionUser | undefined> {
-  return db
+/** Runs on every API request, hence compiled once. */
+const sessionUserQuery = precompiled((db: Kysely<Database>, p: { tokenHash: string; now: number }) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select(['sessions.id as sessionId', 'users.id as userId', 'users.email', 'users.name', 'users.locale'])
-    .where('sessions.token_hash', '=', tokenHash)
-    .where('sessions.expires_at', '>', now)
-    .executeTakeFirst();
+    .where('sessions.token_hash', '=', p.tokenHash)
+    .where('sessions.expires_at', '>', p.now),
+);
+
+export async function findSessionUser(db: Kysely<Database>, tokenHash: string, now: number): Promise<SessionUser | undefined> {
+  const [found] = await sessionUserQuery(db, { tokenHash, now });
+  return found;
 }
 
 export async function deleteSessionByHash(db: Kysely<Database>, tokenHash: string): Promise<void> {

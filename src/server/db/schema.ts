@@ -22,6 +22,8 @@ export interface UsersTable {
   name: string;
   locale: string;
   created_at: number;
+  /** Counts changes to the user's goals; the goal list cache is valid while this is unchanged. */
+  goals_version: Generated<number>;
 }
 
 export interface SessionsTable {

@@ -8,7 +8,8 @@ import { Ok } from '../http/schemas.js';
 import { goalJson, goalListJson } from './serialize.js';
 import { appendAmount, removeLastAmount } from './sets.js';
 import { serverTimeZone } from './start.js';
-import { deleteGoal, editGoalSets, insertGoal, listGoals, updateGoal } from './store.js';
+import { GoalListCache } from './list-cache.js';
+import { deleteGoal, editGoalSets, goalsVersion, insertGoal, listGoals, updateGoal } from './store.js';
 import {
   checkedGoalChanges,
   checkedLogAmount,
@@ -39,9 +40,16 @@ export const goalRoutes =
 
     // No response schema on purpose: the answer is built as text around the stored sets JSON
     // (docs/decisions/0033-goal-list-hot-path.md).
+    const listCache = new GoalListCache();
     app.get('/api/goals', async (request, reply) => {
-      const goals = await listGoals(db, currentUser(request).id);
-      return reply.type(JSON_TYPE).send(goalListJson(goals));
+      const userId = currentUser(request).id;
+      const version = await goalsVersion(db, userId);
+      let body = listCache.get(userId, version);
+      if (!body) {
+        body = Buffer.from(goalListJson(await listGoals(db, userId)));
+        listCache.set(userId, version, body);
+      }
+      return reply.type(JSON_TYPE).send(body);
     });
 
     app.post('/api/goals', { schema: { body: AnyObject } }, async (request, reply) => {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { GoalSets } from '../../common/goal.js';
+import { precompiled } from '../db/precompiled.js';
 import type { Database } from '../db/schema.js';
 import { canonicalSetsJson, type GoalRecord } from './serialize.js';
 import type { GoalChanges, NewGoal } from './validation.js';
@@ -11,22 +12,46 @@ export async function listGoals(db: Kysely<Database>, userId: number): Promise<G
   return db.selectFrom('goals').select(GOAL_COLUMNS).where('user_id', '=', userId).orderBy('id').execute();
 }
 
+/** Read before every goal list, hence compiled once. */
+const goalsVersionQuery = precompiled((db: Kysely<Database>, p: { userId: number }) =>
+  db.selectFrom('users').select('goals_version').where('id', '=', p.userId),
+);
+
+/** The counter that every change to the user's goals increases (see `bumpGoalsVersion`). */
+export async function goalsVersion(db: Kysely<Database>, userId: number): Promise<number> {
+  const [row] = await goalsVersionQuery(db, { userId });
+  return row?.goals_version ?? 0;
+}
+
+/** Every write to a user's goals calls this in the same transaction, after its write to the goal row. */
+async function bumpGoalsVersion(trx: Kysely<Database>, userId: number): Promise<void> {
+  await trx
+    .updateTable('users')
+    .set((eb) => ({ goals_version: eb('goals_version', '+', 1) }))
+    .where('id', '=', userId)
+    .execute();
+}
+
 export async function insertGoal(db: Kysely<Database>, userId: number, goal: NewGoal, now: number): Promise<GoalRecord> {
-  return db
-    .insertInto('goals')
-    .values({
-      user_id: userId,
-      name: goal.name,
-      unit: goal.unit,
-      daily: goal.daily,
-      days: goal.days,
-      start: goal.start,
-      sets_json: canonicalSetsJson(goal.sets),
-      created_at: now,
-      updated_at: now,
-    })
-    .returning(GOAL_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('goals')
+      .values({
+        user_id: userId,
+        name: goal.name,
+        unit: goal.unit,
+        daily: goal.daily,
+        days: goal.days,
+        start: goal.start,
+        sets_json: canonicalSetsJson(goal.sets),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(GOAL_COLUMNS)
+      .executeTakeFirstOrThrow();
+    await bumpGoalsVersion(trx, userId);
+    return inserted;
+  });
 }
 
 /** Applies `changes` to the caller's goal; false when the caller has no goal `goalId`. */
@@ -42,25 +67,32 @@ export async function updateGoal(
     const row = await db.selectFrom('goals').select('id').where('id', '=', goalId).where('user_id', '=', userId).executeTakeFirst();
     return row !== undefined;
   }
-  const result = await db
-    .updateTable('goals')
-    .set({
-      ...(changes.name !== undefined && { name: changes.name }),
-      ...(changes.unit !== undefined && { unit: changes.unit }),
-      ...(changes.daily !== undefined && { daily: changes.daily }),
-      ...(changes.days !== undefined && { days: changes.days }),
-      ...(changes.sets !== undefined && { sets_json: canonicalSetsJson(changes.sets) }),
-      updated_at: now,
-    })
-    .where('id', '=', goalId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('goals')
+      .set({
+        ...(changes.name !== undefined && { name: changes.name }),
+        ...(changes.unit !== undefined && { unit: changes.unit }),
+        ...(changes.daily !== undefined && { daily: changes.daily }),
+        ...(changes.days !== undefined && { days: changes.days }),
+        ...(changes.sets !== undefined && { sets_json: canonicalSetsJson(changes.sets) }),
+        updated_at: now,
+      })
+      .where('id', '=', goalId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    const updated = Number(result.numUpdatedRows) > 0;
+    if (updated) await bumpGoalsVersion(trx, userId);
+    return updated;
+  });
 }
 
 /** Deletes the caller's goal `goalId`; another user's or a missing goal is left alone without complaint. */
 export async function deleteGoal(db: Kysely<Database>, userId: number, goalId: number): Promise<void> {
-  await db.deleteFrom('goals').where('id', '=', goalId).where('user_id', '=', userId).execute();
+  await db.transaction().execute(async (trx) => {
+    const result = await trx.deleteFrom('goals').where('id', '=', goalId).where('user_id', '=', userId).executeTakeFirst();
+    if (Number(result.numDeletedRows) > 0) await bumpGoalsVersion(trx, userId);
+  });
 }
 
 /**
@@ -89,6 +121,7 @@ export async function editGoalSets<T>(
     const sets = JSON.parse(locked.sets_json) as GoalSets;
     const result = edit(sets);
     await trx.updateTable('goals').set({ sets_json: canonicalSetsJson(sets) }).where('id', '=', goalId).execute();
+    await bumpGoalsVersion(trx, userId);
     return { result };
   });
 }

@@ -15,4 +15,6 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('goals_user_id').on('goals').columns(['user_id', 'id']).execute();
+  // Bumped with every change to a user's goals, so a cached goal list can be checked with one tiny read.
+  await db.schema.alterTable('users').addColumn('goals_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
 }

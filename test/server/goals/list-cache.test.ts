@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../../src/server/app.js';
+import { openDatabase, type DatabaseHandle } from '../../../src/server/db/open.js';
+import { GoalListCache } from '../../../src/server/goals/list-cache.js';
+import { createTestApp, type TestApp } from '../../support/app.js';
+import { TestClient } from '../../support/client.js';
+
+test('the cache answers only for the version it was filled at', () => {
+  const cache = new GoalListCache();
+  cache.set(1, 4, Buffer.from('[4]'));
+  assert.equal(cache.get(1, 4)?.toString(), '[4]');
+  assert.equal(cache.get(1, 5), undefined);
+  assert.equal(cache.get(2, 4), undefined);
+  cache.set(1, 5, Buffer.from('[5]'));
+  assert.equal(cache.get(1, 4), undefined);
+  assert.equal(cache.get(1, 5)?.toString(), '[5]');
+});
+
+test('the cache stays within its byte budget, dropping the least recently used first', () => {
+  const cache = new GoalListCache(80);
+  const ten = (c: string) => Buffer.alloc(10, c);
+  for (let user = 1; user <= 8; user++) cache.set(user, 0, ten(String(user)));
+  cache.get(1, 0); // user 1 is now the most recently used
+  cache.set(9, 0, ten('9'));
+  assert.equal(cache.get(2, 0), undefined, 'the least recently used entry left');
+  assert.ok(cache.get(1, 0), 'a recently read entry stayed');
+  assert.ok(cache.get(9, 0));
+  cache.set(10, 0, Buffer.alloc(11)); // more than an eighth of the budget: not kept at all
+  assert.equal(cache.get(10, 0), undefined);
+  assert.ok(cache.get(3, 0), 'an over-sized answer pushed nobody out');
+});
+
+// Two instances of the app on one database, as two server processes would be: each has its own cache.
+let steady: TestApp;
+let secondDatabase: DatabaseHandle;
+let secondApp: FastifyInstance;
+before(async () => {
+  steady = await createTestApp();
+  secondDatabase = openDatabase(steady.deps.config.database);
+  secondApp = await buildApp({ ...steady.deps, db: secondDatabase.db });
+});
+after(async () => {
+  await secondApp.close();
+  await secondDatabase.close();
+  await steady.close();
+});
+
+test('every kind of goal change made through one process shows in the next list of another', async () => {
+  const here = await steady.register('two-processes@example.com');
+  const there = new TestClient(secondApp, steady.deps.config.baseUrl);
+  for (const [name, value] of here.cookies) there.cookies.set(name, value);
+  const listThere = async () => (await there.get('/api/goals')).body as Array<{ id: string; name: string; sets: object }>;
+
+  assert.deepEqual(await listThere(), []);
+  const created = (await here.post('/api/goals', { name: 'Squats' })).body as { id: string };
+  assert.deepEqual((await listThere()).map((g) => g.name), ['Squats'], 'create');
+
+  await here.post(`/api/goals/${created.id}/sets/2026-01-15`, { amount: 20 });
+  assert.deepEqual((await listThere())[0]!.sets, { '2026-01-15': [20] }, 'log an amount');
+
+  await here.post(`/api/goals/${created.id}/sets/2026-01-15/remove`, { amount: 20 });
+  assert.deepEqual((await listThere())[0]!.sets, {}, 'remove an amount');
+
+  await here.patch(`/api/goals/${created.id}`, { name: 'Deep squats', sets: { '2026-01-14': [5] } });
+  const [patched] = await listThere();
+  assert.deepEqual([patched!.name, patched!.sets], ['Deep squats', { '2026-01-14': [5] }], 'patch');
+
+  await here.delete(`/api/goals/${created.id}`);
+  assert.deepEqual(await listThere(), [], 'delete');
+});
+
+test("one user's change does not disturb another user's cached list", async () => {
+  const anna = await steady.register('anna-cache@example.com');
+  const ben = await steady.register('ben-cache@example.com');
+  await anna.post('/api/goals', { name: 'Anna reads' });
+  const before = (await anna.get('/api/goals')).text;
+  await ben.post('/api/goals', { name: 'Ben runs' });
+  assert.equal((await anna.get('/api/goals')).text, before);
+  assert.deepEqual((await ben.get('/api/goals')).body.map((g: { name: string }) => g.name), ['Ben runs']);
+});
