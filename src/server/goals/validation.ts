@@ -1,4 +1,4 @@
-import { GOAL_DEFAULTS, GOAL_LIMITS, type GoalSets, isAmount, isDateKey, isLoggableAmount } from '../../common/goal.js';
+import { GOAL_DEFAULTS, GOAL_LIMITS, type Goal, type GoalSets, isAmount, isDateKey, isLoggableAmount } from '../../common/goal.js';
 import { LIMITS } from '../../common/limits.js';
 import { badRequest, type HttpError } from '../http/errors.js';
 import { parseStart } from './start.js';
@@ -9,14 +9,8 @@ import { parseStart } from './start.js';
  * "5" is not a number.
  */
 
-export interface NewGoal {
-  name: string;
-  unit: string;
-  daily: number;
-  days: number;
-  start: string;
-  sets: GoalSets;
-}
+/** A checked goal, ready to store: everything of the API's Goal but its id. */
+export type NewGoal = Omit<Goal, 'id'>;
 
 /** The fields a PATCH may change; `start` is not among them (docs/decisions/0030-goal-api-choices.md). */
 export type GoalChanges = Partial<Omit<NewGoal, 'start'>>;

@@ -3,29 +3,18 @@ import { isDateKey } from '../../common/goal.js';
 import { dayTotal, endDateKey, isWithinGoal, startDateKey } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { formatDay, formatNumber, t } from '../i18n/index.js';
-import { parseAmount, useAmounts } from './amounts.js';
+import { AmountForm } from './AmountForm.js';
+import { useAmounts } from './amounts.js';
 
 /** Pick a day of the goal (up to today), see what was logged then, remove an entry or add one. */
 export function PastDay({ goal, today }: { goal: Goal; today: string }) {
   const first = startDateKey(goal);
   const last = endDateKey(goal) < today ? endDateKey(goal) : today;
   const [date, setDate] = useState(last >= first ? last : first);
-  const [amount, setAmount] = useState('');
   const amounts = useAmounts(goal);
   if (last < first) return null;
   const valid = isDateKey(date) && isWithinGoal(goal, date) && date <= today;
   const logged = valid ? goal.sets[date] ?? [] : [];
-
-  async function add(event: Event) {
-    event.preventDefault();
-    const value = parseAmount(amount);
-    if (value === null) {
-      amounts.setError(t('error.invalid_amount'));
-      document.getElementById('past-amount')?.focus();
-      return;
-    }
-    if (await amounts.add(date, value)) setAmount('');
-  }
 
   return (
     <section class="card stack past-day" aria-labelledby="past-title">
@@ -70,30 +59,13 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
               ))}
             </ul>
           )}
-          <form class="custom-amount" onSubmit={add} noValidate>
-            <label for="past-amount">{t('past.amount')}</label>
-            <div class="inline">
-              <input
-                id="past-amount"
-                type="number"
-                inputMode="decimal"
-                min="0"
-                step="any"
-                value={amount}
-                onInput={(event) => setAmount(event.currentTarget.value)}
-                aria-invalid={amounts.error ? 'true' : undefined}
-                aria-describedby={amounts.error ? 'past-amount-error' : undefined}
-              />
-              <button type="submit" disabled={amounts.busy}>
-                {t('past.add')}
-              </button>
-            </div>
-          </form>
-          {amounts.error && (
-            <p class="field-error" id="past-amount-error" role="alert">
-              {amounts.error}
-            </p>
-          )}
+          <AmountForm
+            id="past-amount"
+            label={t('past.amount')}
+            submitLabel={t('past.add')}
+            amounts={amounts}
+            onAmount={(value) => amounts.add(date, value)}
+          />
         </>
       )}
     </section>

@@ -48,3 +48,5 @@ export function useAmounts(goal: Goal) {
     remove: (date: string, amount: number) => change('remove', date, amount),
   };
 }
+
+export type Amounts = ReturnType<typeof useAmounts>;
