@@ -1,0 +1,72 @@
+/**
+ * Steady without a mouse: register, create a goal and log an amount using only Tab, typing and Enter, with a
+ * visible focus indicator on every control that takes focus on the way.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable, cliInvite, launchBrowser, startServer } from './support.js';
+
+/**
+ * The focused element's name as a screen reader would announce it, whether it is a Tab stop (the app also moves
+ * focus to a page's heading, tabindex -1, after navigation), and whether a focus outline is drawn.
+ */
+async function focused(page: Page): Promise<{ name: string; tabStop: boolean; outline: boolean }> {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element || element === document.body) return { name: '', tabStop: false, outline: false };
+    const label = (element as HTMLInputElement).labels?.[0]?.textContent ?? element.getAttribute('aria-label') ?? '';
+    const style = getComputedStyle(element);
+    const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+    return { name: (label || element.textContent || '').replace(/\s+/g, ' ').trim(), tabStop: element.tabIndex >= 0, outline };
+  });
+}
+
+/** Presses Tab until the focused element's name matches; fails if it is not reachable within `max` presses. */
+async function tabTo(page: Page, name: RegExp, max = 40): Promise<void> {
+  const passed: string[] = [];
+  for (let press = 0; press < max; press++) {
+    await page.keyboard.press('Tab');
+    const now = await focused(page);
+    assert.ok(!now.tabStop || now.outline, `"${now.name}" has focus but no visible focus indicator`);
+    if (name.test(now.name)) return;
+    passed.push(now.name);
+  }
+  assert.fail(`${name} was not reached by Tab; focus went through: ${passed.join(' | ')}`);
+}
+
+test('register, create a goal and log an amount with the keyboard alone', { timeout: 90_000 }, async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const server = await startServer('nobody@example.com');
+  t.after(() => server.stop());
+  const browser = await launchBrowser();
+  t.after(() => browser.close());
+  const page = await (await browser.newContext({ locale: 'en-GB', viewport: { width: 390, height: 844 } })).newPage();
+
+  await page.goto(await cliInvite(server));
+  await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+  await tabTo(page, /^E-mail/);
+  await page.keyboard.type('kim@example.com');
+  await tabTo(page, /^Password/);
+  await page.keyboard.type('keyboard only 123');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Your goals' }).waitFor();
+
+  await tabTo(page, /New goal/);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'New goal' }).waitFor();
+  await tabTo(page, /What do you want to do/);
+  await page.keyboard.type('Stretching');
+  await tabTo(page, /Daily target/);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('20');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Stretching' }).waitFor();
+
+  await tabTo(page, /^\+10\b/);
+  await page.keyboard.press('Enter');
+  await page.locator('.facts', { hasText: '10 / 20' }).waitFor();
+  await tabTo(page, /Undo last entry/);
+  await page.keyboard.press('Space');
+  await page.locator('.facts', { hasText: '0 / 20' }).waitFor();
+});
