@@ -247,6 +247,18 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await waitForText(page.locator('.invite-list'), `Used by ${BOB}`);
   });
 
+  await step('someone opening the used invite link is told it was used, on the form', async () => {
+    const latecomer = await newContext('en-US');
+    await latecomer.page.goto(bobInvite);
+    await heading(latecomer.page, 'Create your account');
+    await latecomer.page.getByLabel('E-mail').fill('latecomer@example.com');
+    await latecomer.page.getByLabel('Password').fill(PASSWORD);
+    await latecomer.page.getByRole('button', { name: 'Create account' }).click();
+    await waitForText(latecomer.page.getByRole('alert'), 'This invite link has already been used. Ask for a new one.');
+    await heading(latecomer.page, 'Create your account');
+    await latecomer.context.close();
+  });
+
   await step('Bob resets his password through the mailed link and logs in with the new one', async () => {
     const bobPage = bob.page;
     await bobPage.getByRole('button', { name: 'Abmelden' }).click();
