@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Starts Steady the way the README says (`npm start`, SQLite in ./data) and checks that it answers on :3000.
+# Starts Steady the way the README says (`npm start`, SQLite in ./data), checks that it answers on :3000, and
+# that `npx steady invite` works beside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
@@ -17,4 +18,12 @@ if [ "$status_page" != 200 ] || [ "$status_me" != 401 ]; then
   echo "npm start did not serve as expected; its log:"; cat "$log"; exit 1
 fi
 grep -q '?invite=' "$log" || { echo "first start did not log an invite URL; its log:"; cat "$log"; exit 1; }
+
+# The operator's way in, as the README says: the invite URL is the last line printed.
+invite=$(npx --no-install steady invite --note smoke | tail -n 1)
+case "$invite" in
+  "http://localhost:3000/?invite="*) echo "npx steady invite -> $invite" ;;
+  *) echo "npx steady invite did not print an invite URL last: $invite"; exit 1 ;;
+esac
+npx --no-install steady users >/dev/null
 echo "npm start smoke check passed"
