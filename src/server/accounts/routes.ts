@@ -25,6 +25,8 @@ const INVITE_ERRORS = {
   expired: ['invite_expired', 'The invite has expired'],
 } as const;
 
+const emailTaken = () => conflict('email_taken', 'This e-mail address is already registered');
+
 function inviteError(state: Exclude<InviteState, 'pending'>) {
   const [code, message] = INVITE_ERRORS[state];
   return badRequest(code, message);
@@ -111,9 +113,11 @@ export const accountRoutes =
         checkNewPassword(body.password);
         const name = checkedDisplayName(body.name ?? '');
         const tokenHash = sha256Hex(body.token.trim());
-        // A cheap read first, so a bad token costs no password hashing; the claim below is what counts.
+        // Cheap reads first, so a bad token or a taken address costs no password hashing; the claim and the
+        // unique index inside the transaction below are what count.
         const state = await inviteState(db, tokenHash, clock.now());
         if (state !== 'pending') throw inviteError(state);
+        if (await findUserByEmail(db, email)) throw emailTaken();
         const passwordHash = await hashPassword(body.password);
         const now = clock.now();
 
@@ -124,7 +128,7 @@ export const accountRoutes =
           try {
             id = await insertUser(trx, { email, passwordHash, name, locale: DEFAULT_LOCALE, now });
           } catch (error) {
-            if (isUniqueViolation(error)) throw conflict('email_taken', 'This e-mail address is already registered');
+            if (isUniqueViolation(error)) throw emailTaken();
             throw error;
           }
           await recordInviteUser(trx, claim.inviteId, id);

@@ -169,4 +169,22 @@ describe('POST /api/register', () => {
     for (const loser of answers.filter((a) => a.status === 400)) assert.deepEqual(loser.body, INVITE_USED);
     assert.equal(await countUsers(other.deps.db), 1);
   });
+
+  it('of parallel registrations of one address with different invites, one succeeds; the others stay pending', async (t) => {
+    const other = await createTestApp();
+    t.after(() => other.close());
+    const tokens = await Promise.all(Array.from({ length: 5 }, () => other.inviteToken()));
+    const answers = await Promise.all(
+      tokens.map((token) => other.client().post('/api/register', { email: 'twin@example.com', password: PASSWORD, token })),
+    );
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409, 409, 409, 409]);
+    for (const loser of answers.filter((a) => a.status === 409)) assert.deepEqual(loser.body, EMAIL_TAKEN);
+    assert.equal(await countUsers(other.deps.db), 1);
+    // Every losing invite was rolled back to pending and still registers someone else.
+    const losers = tokens.filter((_, i) => answers[i]!.status === 409);
+    for (const [i, token] of losers.entries()) {
+      const answer = await other.client().post('/api/register', { email: `sibling${i}@example.com`, password: PASSWORD, token });
+      assert.equal(answer.status, 200, `invite ${i} should still be pending`);
+    }
+  });
 });
