@@ -3,6 +3,8 @@
  * No Node or DOM APIs here: the web bundle imports this file.
  */
 
+import { LIMITS } from './limits.js';
+
 /** Amounts logged per calendar date: `{ "2026-01-15": [20, 15] }`. Keys are the user's local dates. */
 export type GoalSets = Record<string, number[]>;
 
@@ -37,11 +39,34 @@ export const GOAL_LIMITS = {
 
 const DATE_KEY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+export interface CalendarDate {
+  year: number;
+  /** 1 = January. */
+  month: number;
+  day: number;
+}
+
+/** The parts of a real calendar date written `YYYY-MM-DD` (years 1000–9999); null for `2026-02-30` or any other text. */
+export function parseDateKey(key: string): CalendarDate | null {
+  const match = DATE_KEY.exec(key);
+  if (!match) return null;
+  const date = { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
+  return isCalendarDate(date.year, date.month, date.day) ? date : null;
+}
+
+/** `YYYY-MM-DD` for a calendar date; the year is taken as four digits (the accepted years are 1000–9999). */
+export function formatDateKey(year: number, month: number, day: number): string {
+  return `${year}-${twoDigits(month)}-${twoDigits(day)}`;
+}
+
+/** `7` as `07`: months, days, hours, minutes and seconds are written with two digits. */
+export function twoDigits(value: number): string {
+  return String(value).padStart(2, '0');
+}
+
 /** True for a real calendar date written `YYYY-MM-DD` (years 1000–9999): `2026-02-30` is false. */
 export function isDateKey(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  const match = DATE_KEY.exec(value);
-  return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+  return typeof value === 'string' && parseDateKey(value) !== null;
 }
 
 export function isCalendarDate(year: number, month: number, day: number): boolean {
@@ -62,6 +87,16 @@ export function daysInMonth(year: number, month: number): number {
 
 function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+/** A goal's daily target: a finite number greater than 0, at most `dailyMax`; fractions are allowed. */
+export function isDailyTarget(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= GOAL_LIMITS.dailyMax;
+}
+
+/** A goal's number of days: a whole number from 1 to `LIMITS.goalDaysMax`. */
+export function isDayCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= LIMITS.goalDaysMax;
 }
 
 /** An amount as stored in `sets`: a finite number no larger than `amountAbsMax` either way. */

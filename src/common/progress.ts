@@ -4,7 +4,7 @@
  * daylight-saving changes can never make a day 23 or 25 hours long.
  */
 
-import { amountOn, type GoalSets } from './goal.js';
+import { amountOn, formatDateKey, type GoalSets, parseDateKey } from './goal.js';
 
 /** The parts of a goal the maths needs (the API's Goal has more). */
 export interface GoalProgressInput {
@@ -18,11 +18,10 @@ export interface GoalProgressInput {
 export type DayState = 'met' | 'partly' | 'missed' | 'future';
 
 const DAY_MS = 86_400_000;
-const DATE_KEY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The local calendar date of `date` as `YYYY-MM-DD` (never `toISOString()`, which is UTC). */
 export function localDateKey(date: Date): string {
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return formatDateKey(date.getFullYear(), date.getMonth() + 1, date.getDate());
 }
 
 /** `key` plus `count` calendar days (negative goes back). */
@@ -129,16 +128,12 @@ export function roundAmount(value: number): number {
 }
 
 function utcTime(key: string): number {
-  const match = DATE_KEY.exec(key);
-  if (!match) throw new RangeError(`not a YYYY-MM-DD date: ${key}`);
-  return Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  const date = parseDateKey(key);
+  if (!date) throw new RangeError(`not a YYYY-MM-DD date: ${key}`);
+  return Date.UTC(date.year, date.month - 1, date.day);
 }
 
 function formatUtcKey(time: number): string {
   const date = new Date(time);
-  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
-}
-
-function pad(value: number): string {
-  return String(value).padStart(2, '0');
+  return formatDateKey(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate());
 }

@@ -1,4 +1,4 @@
-import { GOAL_LIMITS, isCalendarDate } from '../../common/goal.js';
+import { formatDateKey, GOAL_LIMITS, isCalendarDate, twoDigits } from '../../common/goal.js';
 
 /**
  * A goal's `start`: what the client sent, read by the rules of docs/decisions/0031-goal-start-parsing.md, and
@@ -119,9 +119,6 @@ function wallClockInZone(ms: number, timeZone: string): WallClock {
 }
 
 function formatWallClock(clock: WallClock): string {
-  const two = (n: number) => String(n).padStart(2, '0');
-  return (
-    `${String(clock.year).padStart(4, '0')}-${two(clock.month)}-${two(clock.day)} ` +
-    `${two(clock.hour)}:${two(clock.minute)}:${two(clock.second)}`
-  );
+  const time = `${twoDigits(clock.hour)}:${twoDigits(clock.minute)}:${twoDigits(clock.second)}`;
+  return `${formatDateKey(clock.year, clock.month, clock.day)} ${time}`;
 }

@@ -1,4 +1,14 @@
-import { GOAL_DEFAULTS, GOAL_LIMITS, type Goal, type GoalSets, isAmount, isDateKey, isLoggableAmount } from '../../common/goal.js';
+import {
+  GOAL_DEFAULTS,
+  GOAL_LIMITS,
+  type Goal,
+  type GoalSets,
+  isAmount,
+  isDailyTarget,
+  isDateKey,
+  isDayCount,
+  isLoggableAmount,
+} from '../../common/goal.js';
 import { LIMITS } from '../../common/limits.js';
 import { badRequest, type HttpError } from '../http/errors.js';
 import { parseStart } from './start.js';
@@ -71,17 +81,14 @@ function checkedText(field: string, raw: unknown, max: number): string {
 }
 
 function checkedDaily(raw: unknown): number {
-  if (typeof raw !== 'number' || !Number.isFinite(raw) || raw <= 0) {
-    throw invalid('daily must be a finite number greater than 0');
-  }
-  if (raw > GOAL_LIMITS.dailyMax) throw invalid(`daily must be at most ${GOAL_LIMITS.dailyMax}`);
-  return raw;
+  if (isDailyTarget(raw)) return raw;
+  // The rule is isDailyTarget's; this only picks the message that names the bound that was missed.
+  const tooLarge = typeof raw === 'number' && Number.isFinite(raw) && raw > GOAL_LIMITS.dailyMax;
+  throw invalid(tooLarge ? `daily must be at most ${GOAL_LIMITS.dailyMax}` : 'daily must be a finite number greater than 0');
 }
 
 function checkedDays(raw: unknown): number {
-  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1 || raw > LIMITS.goalDaysMax) {
-    throw invalid(`days must be an integer from 1 to ${LIMITS.goalDaysMax}`);
-  }
+  if (!isDayCount(raw)) throw invalid(`days must be an integer from 1 to ${LIMITS.goalDaysMax}`);
   return raw;
 }
 
