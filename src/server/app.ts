@@ -20,7 +20,8 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export async function buildApp(deps: AppDeps, loggerInstance?: FastifyBaseLogger): Promise<FastifyInstance> {
   const app = Fastify({
     ...(loggerInstance ? { loggerInstance } : { logger: false }),
-    trustProxy: deps.config.trustProxy,
+    // Only the listed proxies may name the client; an empty list trusts nobody (decision 0013).
+    trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy.join(',') : false,
     bodyLimit: BODY_LIMIT_BYTES,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { isValidEmail, normalizeEmail } from '../common/email.js';
 
@@ -18,7 +19,11 @@ export interface Config {
   mailFrom: string;
   /** 32-byte key that encrypts pending invite links; null = use (or create) `<dataDir>/secret.key`. */
   secretKey: Buffer | null;
-  trustProxy: boolean;
+  /**
+   * Addresses, CIDR networks or proxy-addr names (`loopback`, `linklocal`, `uniquelocal`) of the reverse proxies
+   * whose `X-Forwarded-For` is believed; empty = trust nothing and use the socket address.
+   */
+  trustProxy: string[];
   logLevel: string;
 }
 
@@ -56,7 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: parseSmtpUrl(env.SMTP_URL),
     mailFrom: parseMailFrom(env.MAIL_FROM, baseUrl),
     secretKey: parseSecretKey(env.SECRET_KEY),
-    trustProxy: parseBoolean('TRUST_PROXY', env.TRUST_PROXY),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: parseLogLevel(env.LOG_LEVEL),
   };
 }
@@ -152,11 +157,42 @@ function parseSecretKey(raw: string | undefined): Buffer | null {
   return Buffer.from(value, 'hex');
 }
 
-function parseBoolean(name: string, raw: string | undefined): boolean {
-  const value = nonEmpty(raw)?.toLowerCase();
-  if (value === undefined || ['0', 'false', 'no', 'off'].includes(value)) return false;
-  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
-  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * A list, never a yes/no: trusting every hop would let any client pick its own address by writing the leftmost
+ * `X-Forwarded-For` entry, and the per-address throttles would count nothing (decision 0013).
+ */
+function parseTrustProxy(raw: string | undefined): string[] {
+  const value = nonEmpty(raw);
+  if (value === undefined || ['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return [];
+  if (['1', 'true', 'yes', 'on', '*'].includes(value.toLowerCase())) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `"${value}" would trust every client's X-Forwarded-For; give your proxy's address instead, e.g. 127.0.0.1 or loopback`,
+    );
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (!isProxyEntry(entry)) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `"${entry}" is not an IP address, a CIDR network (10.0.0.0/8) or one of ${PROXY_RANGE_NAMES.join(', ')}`,
+      );
+    }
+  }
+  return entries;
+}
+
+/** What Fastify's proxy-addr accepts, minus its netmask form and zone indexes: kept small on purpose. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = address.includes('%') ? 0 : isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  // proxy-addr refuses /0 too; trusting the whole internet would be `true` in disguise.
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 function parseLogLevel(raw: string | undefined): string {

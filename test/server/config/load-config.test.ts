@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import Fastify from 'fastify';
 import { ConfigError, loadConfig } from '../../../src/server/config.js';
 
 function configError(env: Record<string, string>): ConfigError {
@@ -27,7 +28,7 @@ describe('loadConfig', () => {
       smtpUrl: null,
       mailFrom: 'Steady <steady@localhost>',
       secretKey: null,
-      trustProxy: false,
+      trustProxy: [],
       logLevel: 'info',
     });
   });
@@ -43,7 +44,7 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtps://user:pass@mail.example.org:465',
       MAIL_FROM: 'Steady <noreply@example.org>',
       SECRET_KEY: 'ab'.repeat(32),
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: ' 10.0.0.1, 192.168.0.0/16,loopback , 2001:db8::/32 ',
       LOG_LEVEL: 'WARN',
     });
     assert.deepEqual(config, {
@@ -57,7 +58,7 @@ describe('loadConfig', () => {
       smtpUrl: 'smtps://user:pass@mail.example.org:465',
       mailFrom: 'Steady <noreply@example.org>',
       secretKey: Buffer.alloc(32, 0xab),
-      trustProxy: true,
+      trustProxy: ['10.0.0.1', '192.168.0.0/16', 'loopback', '2001:db8::/32'],
       logLevel: 'warn',
     });
   });
@@ -89,6 +90,15 @@ describe('loadConfig', () => {
     [{ MAIL_FROM: 'Steady <nobody>' }, 'MAIL_FROM'],
     [{ SECRET_KEY: 'abc' }, 'SECRET_KEY'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'YES' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/0' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '::1/129' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/255.0.0.0' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'proxy.internal' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1 10.0.0.2' }, 'TRUST_PROXY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ];
   for (const [env, variable] of refused) {
@@ -99,6 +109,28 @@ describe('loadConfig', () => {
       assert.doesNotMatch(error.message, /\n/);
     });
   }
+
+  it('TRUST_PROXY: unset or false trusts nobody; true asks for the proxy address instead', () => {
+    for (const value of ['', ' ', 'false', 'OFF', '0', 'no']) {
+      assert.deepEqual(loadConfig({ TRUST_PROXY: value }).trustProxy, [], value);
+    }
+    assert.equal(
+      configError({ TRUST_PROXY: 'true' }).message,
+      `TRUST_PROXY: "true" would trust every client's X-Forwarded-For; give your proxy's address instead, e.g. 127.0.0.1 or loopback`,
+    );
+    assert.equal(
+      configError({ TRUST_PROXY: '127.0.0.1, proxy.internal' }).message,
+      'TRUST_PROXY: "proxy.internal" is not an IP address, a CIDR network (10.0.0.0/8) or one of loopback, linklocal, uniquelocal',
+    );
+  });
+
+  it('TRUST_PROXY: every form it accepts is one Fastify accepts too', async () => {
+    const accepted = loadConfig({ TRUST_PROXY: '127.0.0.1,::1,10.0.0.0/8,fd00::/8,::ffff:10.0.0.1,loopback,linklocal,uniquelocal,0.0.0.0/1' });
+    assert.equal(accepted.trustProxy.length, 9);
+    const app = Fastify({ trustProxy: accepted.trustProxy.join(',') });
+    await app.ready();
+    await app.close();
+  });
 
   it('does not repeat a database password in its error', () => {
     const error = configError({ DATABASE_URL: 'mysql://steady:hunter2@db/steady' });
