@@ -22,10 +22,14 @@ export async function consumeToken(db: Kysely<Database>, key: string, rule: Buck
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
 
+  // `now` is a bound parameter so the SQL text is the same for every attempt of a rule: one prepared statement,
+  // not a new one per millisecond flooding the SQLite statement cache (db/open.ts). The cast keeps integer
+  // arithmetic on both engines (pg sends parameters as text). The rule's numbers are few and fixed, so literals.
+  const nowParam = sql`cast(${now} as bigint)`;
   const refilled = sql<number>`case
-      when tokens + (${sql.lit(now)} - updated_at) / ${sql.lit(rule.refillMs)}.0 > ${sql.lit(rule.capacity)}
+      when tokens + (${nowParam} - updated_at) / ${sql.lit(rule.refillMs)}.0 > ${sql.lit(rule.capacity)}
       then ${sql.lit(rule.capacity)}
-      else tokens + (${sql.lit(now)} - updated_at) / ${sql.lit(rule.refillMs)}.0 end`;
+      else tokens + (${nowParam} - updated_at) / ${sql.lit(rule.refillMs)}.0 end`;
   const taken = await db
     .updateTable('throttle_buckets')
     .set({ tokens: sql`${refilled} - 1`, updated_at: now })
