@@ -25,9 +25,28 @@ const goal = (sets: Record<string, number[]>, extra: Partial<GoalProgressInput> 
   ...extra,
 });
 
+/** Runs `check` with the process in time zone `zone` (Node re-reads TZ when it is assigned), then restores it. */
+function inTimeZone(zone: string, check: () => void): void {
+  const saved = process.env.TZ;
+  process.env.TZ = zone;
+  try {
+    check();
+  } finally {
+    if (saved === undefined) delete process.env.TZ;
+    else process.env.TZ = saved;
+  }
+}
+
 test('localDateKey uses the local calendar date, not UTC', () => {
-  assert.equal(localDateKey(new Date(2025, 0, 5, 23, 59)), '2025-01-05');
-  assert.equal(localDateKey(new Date(2025, 11, 31, 0, 0)), '2025-12-31');
+  // The same instants whose UTC date is 2025-01-05 (12:00 and 03:00 UTC) are other days east and west of UTC.
+  inTimeZone('Pacific/Kiritimati', () => {
+    assert.equal(localDateKey(new Date(Date.UTC(2025, 0, 5, 12, 0))), '2025-01-06', 'UTC+14');
+    assert.equal(localDateKey(new Date(Date.UTC(2025, 11, 31, 10, 0))), '2026-01-01', 'new year arrives first');
+  });
+  inTimeZone('America/Los_Angeles', () => {
+    assert.equal(localDateKey(new Date(Date.UTC(2025, 0, 5, 3, 0))), '2025-01-04', 'UTC-8');
+    assert.equal(localDateKey(new Date(Date.UTC(2025, 2, 1, 7, 59))), '2025-02-28', 'back across a month end');
+  });
 });
 
 test('date arithmetic crosses months, leap days and daylight-saving changes by whole days', () => {
