@@ -21,10 +21,13 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || url.pathname.startsWith('/api/') || url.pathname === '/sw.js') return;
-  if (request.mode === 'navigate' || url.pathname === '/' || url.pathname === '/index.html') {
+  // Only the app's own address is the page; an icon or the manifest opened in a tab is a navigation too.
+  if (url.pathname === '/' || url.pathname === '/index.html') {
     event.respondWith(pageNetworkFirst(request));
-  } else if (url.pathname.startsWith('/assets/') || STATIC.includes(url.pathname)) {
+  } else if (url.pathname.startsWith('/assets/')) {
     event.respondWith(cacheFirst(request));
+  } else if (STATIC.includes(url.pathname)) {
+    event.respondWith(networkFirst(request, url.pathname));
   }
 });
 
@@ -32,7 +35,7 @@ self.addEventListener('fetch', (event) => {
 async function pageNetworkFirst(request) {
   try {
     const response = await fetch(request);
-    if (response.ok) {
+    if (response.ok && isHtml(response)) {
       const cache = await caches.open(CACHE);
       await cache.put('/', response.clone());
       // A new deployment brings new hashed assets: fetch them now, so the next offline start has them.
@@ -46,6 +49,10 @@ async function pageNetworkFirst(request) {
   }
 }
 
+function isHtml(response) {
+  return (response.headers.get('content-type') ?? '').startsWith('text/html');
+}
+
 /** Hashed assets never change, so a cached copy is always right. */
 async function cacheFirst(request) {
   const cached = await caches.match(request);
@@ -55,22 +62,37 @@ async function cacheFirst(request) {
   return response;
 }
 
+/** The manifest and icons keep their names across deployments: fresh from the network, the cached copy offline. */
+async function networkFirst(request, key) {
+  try {
+    const response = await fetch(request);
+    if (response.ok) (await caches.open(CACHE)).put(key, response.clone());
+    return response;
+  } catch (error) {
+    const cached = await caches.match(key);
+    if (cached) return cached;
+    throw error;
+  }
+}
+
 async function cacheShell() {
   const cache = await caches.open(CACHE);
   const response = await fetch('/', { cache: 'no-cache' });
-  if (!response.ok) return;
+  if (!response.ok || !isHtml(response)) return;
   await cache.put('/', response.clone());
   await cache.addAll(STATIC).catch(() => undefined);
   await cacheAssetsOf(await response.text());
 }
 
-/** Caches the scripts and styles the page refers to and forgets assets of older builds. */
+/** Caches the scripts and styles the page refers to (those not cached yet) and forgets assets of older builds. */
 async function cacheAssetsOf(html) {
   const cache = await caches.open(CACHE);
-  const wanted = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]);
-  await cache.addAll(wanted);
-  const keep = new Set(wanted.map((path) => new URL(path, self.location.origin).href));
-  for (const request of await cache.keys()) {
-    if (new URL(request.url).pathname.startsWith('/assets/') && !keep.has(request.url)) await cache.delete(request);
+  const wanted = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => new URL(match[1], self.location.origin).href);
+  if (wanted.length === 0) return;
+  const cached = new Set((await cache.keys()).map((request) => request.url));
+  await cache.addAll(wanted.filter((href) => !cached.has(href)));
+  const keep = new Set(wanted);
+  for (const href of cached) {
+    if (new URL(href).pathname.startsWith('/assets/') && !keep.has(href)) await cache.delete(href);
   }
 }
