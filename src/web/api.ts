@@ -62,6 +62,13 @@ export class ApiError extends Error {
   }
 }
 
+let unauthenticated: () => void = () => undefined;
+
+/** Runs `handler` whenever a request finds no session (it ended elsewhere), whichever request that is. */
+export function onUnauthenticated(handler: () => void): void {
+  unauthenticated = handler;
+}
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
   if (body !== undefined) {
@@ -78,12 +85,14 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   if (!response.ok) {
     const record = (data ?? {}) as { error?: unknown; code?: unknown };
     const retry = Number(response.headers.get('retry-after'));
-    throw new ApiError(
+    const failure = new ApiError(
       response.status,
       typeof record.code === 'string' ? record.code : fallbackCode(response.status),
       typeof record.error === 'string' ? record.error : response.statusText,
       Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : null,
     );
+    if (failure.code === 'unauthenticated') unauthenticated();
+    throw failure;
   }
   return data as T;
 }

@@ -1,9 +1,11 @@
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiError, api, type Goal, type Me } from './api.js';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiError, api, type Goal, type Me, onUnauthenticated } from './api.js';
 import { LanguagePicker, LocaleContext } from './components/LanguagePicker.js';
+import { announce, Toast } from './components/Toast.js';
 import { AppContext, type AppState } from './context.js';
 import { errorText } from './errors.js';
 import { type Locale, preferredLocale, t, setUiLocale } from './i18n/index.js';
+import type { TextKey } from './i18n/types.js';
 import { AdminPage } from './pages/admin.js';
 import { ForgotPage, LoginPage, RegisterPage, ResetPage } from './pages/auth.js';
 import { GoalDetailPage } from './pages/goal-detail.js';
@@ -13,7 +15,8 @@ import { InvitesPage } from './pages/invites.js';
 import { SettingsPage } from './pages/settings.js';
 import { clearQuery, href, type Route, useRoute } from './router.js';
 
-type Session = { state: 'loading' } | { state: 'offline' } | { state: 'out' } | { state: 'in'; me: Me };
+/** `failed`: /api/me did not answer with a user or a 401 (no connection, or a server error). */
+type Session = { state: 'loading' } | { state: 'failed'; error: unknown } | { state: 'out' } | { state: 'in'; me: Me };
 
 /** A link the app was opened with: an invite to register with, or a password reset pair. */
 type Link = { kind: 'invite'; token: string } | { kind: 'reset'; selector: string; token: string } | null;
@@ -28,26 +31,23 @@ function readLink(search: string): Link {
   return null;
 }
 
+/** The language for texts, numbers and dates, and for the document (screen readers pick their voice by it). */
+function applyDocumentLocale(next: Locale): Locale {
+  setUiLocale(next);
+  document.documentElement.lang = next;
+  return next;
+}
+
 export function App() {
-  const [locale, setLocale] = useState<Locale>(() => {
-    const initial = preferredLocale(navigator.languages ?? [navigator.language]);
-    setUiLocale(initial);
-    document.documentElement.lang = initial;
-    return initial;
-  });
+  const [locale, setLocale] = useState<Locale>(() => applyDocumentLocale(preferredLocale(navigator.languages ?? [navigator.language])));
   const [session, setSession] = useState<Session>({ state: 'loading' });
   const [link, setLink] = useState<Link>(() => readLink(window.location.search));
-  const [notice, setNotice] = useState<string | null>(null);
-  const [status, setStatus] = useState<{ text: string; serial: number } | null>(null);
+  const [notice, setNotice] = useState<TextKey | null>(null);
   const [goals, setGoals] = useState<Goal[] | null>(null);
-  const [goalsError, setGoalsError] = useState<string | null>(null);
+  const [goalsError, setGoalsError] = useState<unknown>(null);
   const route = useRoute();
 
-  const applyLocale = useCallback((next: Locale) => {
-    setUiLocale(next);
-    document.documentElement.lang = next;
-    setLocale(next);
-  }, []);
+  const applyLocale = useCallback((next: Locale) => setLocale(applyDocumentLocale(next)), []);
 
   const loadMe = useCallback(async () => {
     try {
@@ -58,44 +58,53 @@ export function App() {
       } else {
         setSession({ state: 'out' });
       }
-    } catch {
-      setSession({ state: 'offline' });
+    } catch (error) {
+      setSession({ state: 'failed', error });
     }
   }, []);
+
+  // A session that ended elsewhere (logout on another device, password change) leads back to the login, whichever
+  // request finds out.
+  const sessionNow = useRef(session);
+  sessionNow.current = session;
+  useEffect(
+    () =>
+      onUnauthenticated(() => {
+        if (sessionNow.current.state !== 'in') return;
+        setSession({ state: 'out' });
+        window.location.hash = href.login;
+      }),
+    [],
+  );
 
   const reloadGoals = useCallback(async () => {
     setGoalsError(null);
     try {
       setGoals(await api.goals());
     } catch (failure) {
-      // A session that ended elsewhere (logout on another device, password change) leads back to the login.
-      if (failure instanceof ApiError && failure.status === 401) return void (await loadMe());
-      setGoalsError(errorText(failure));
+      setGoalsError(failure);
     }
   }, []);
 
   useEffect(() => void loadMe(), []);
   useEffect(() => {
-    if (session.state === 'in') void reloadGoals();
-    else setGoals(null);
+    if (session.state === 'in') return void reloadGoals();
+    setGoals(null);
+    setGoalsError(null);
   }, [session.state === 'in' ? session.me.id : null]);
 
-  // After in-app navigation, focus the new page's heading so keyboard and screen-reader users start there.
-  const routeKey = JSON.stringify(route);
-  const [lastRoute, setLastRoute] = useState(routeKey);
+  // When the page changes (navigation, login, registration, logout), focus the new page's heading so keyboard and
+  // screen-reader users start there. The first page shown after loading keeps the browser's own start.
+  const view = session.state === 'loading' ? null : `${session.state} ${link?.kind ?? ''} ${JSON.stringify(route)}`;
+  const lastView = useRef<string | null>(null);
   useEffect(() => {
-    if (routeKey === lastRoute) return;
-    setLastRoute(routeKey);
+    if (view === null) return;
+    const previous = lastView.current;
+    lastView.current = view;
+    if (previous === null || previous === view) return;
     window.scrollTo(0, 0);
     requestAnimationFrame(() => document.querySelector<HTMLElement>('main h1')?.focus());
-  }, [routeKey]);
-
-  const announce = useCallback((text: string) => setStatus({ text, serial: Date.now() }), []);
-  useEffect(() => {
-    if (!status) return;
-    const timer = setTimeout(() => setStatus(null), 4000);
-    return () => clearTimeout(timer);
-  }, [status]);
+  }, [view]);
 
   const changeLocale = useCallback(
     async (next: Locale) => {
@@ -125,6 +134,8 @@ export function App() {
           const current = list ?? [];
           return current.some((item) => item.id === goal.id) ? current.map((item) => (item.id === goal.id ? goal : item)) : [...current, goal];
         }),
+      putAmounts: (goalId, date, amounts) =>
+        setGoals((list) => (list ?? []).map((item) => (item.id === goalId ? withAmounts(item, date, amounts) : item))),
       dropGoal: (id) => setGoals((list) => (list ?? []).filter((item) => item.id !== id)),
       announce,
       changeLocale,
@@ -142,23 +153,24 @@ export function App() {
   async function registered() {
     // The server starts every account in its default language; keep the one the visitor is reading.
     await api.setLocale(locale).catch(() => undefined);
+    // The user first, then leave the invite page: the other order shows the login page in between.
+    await loadMe();
     setLink(null);
     clearQuery(href.goals);
-    await loadMe();
   }
 
   function resetDone() {
     setLink(null);
     clearQuery(href.login);
-    setNotice(t('reset.done'));
+    setNotice('reset.done');
   }
 
   let content;
   if (session.state === 'loading') content = <p class="muted">{t('app.loading')}</p>;
-  else if (session.state === 'offline') content = <Offline onRetry={() => void loadMe()} />;
+  else if (session.state === 'failed') content = <Unavailable error={session.error} onRetry={() => void loadMe()} />;
   else if (link?.kind === 'invite') content = <RegisterPage token={link.token} onRegistered={registered} />;
   else if (link?.kind === 'reset') content = <ResetPage selector={link.selector} token={link.token} onDone={resetDone} onLeave={() => { setLink(null); clearQuery(href.login); }} />;
-  else if (session.state === 'out') content = route.page === 'forgot' ? <ForgotPage /> : <LoginPage notice={notice} onLoggedIn={async () => { setNotice(null); await loadMe(); }} />;
+  else if (session.state === 'out') content = route.page === 'forgot' ? <ForgotPage /> : <LoginPage notice={notice && t(notice)} onLoggedIn={async () => { setNotice(null); await loadMe(); }} />;
   else content = <LoggedInPage route={route} isAdmin={session.me.is_admin} />;
 
   return (
@@ -171,12 +183,17 @@ export function App() {
         <main id="main" tabIndex={-1} class={session.state === 'in' ? undefined : 'narrow'}>
           {content}
         </main>
-        <div class="toast" role="status" aria-live="polite">
-          {status && <p key={status.serial}>{status.text}</p>}
-        </div>
+        <Toast />
       </AppContext.Provider>
     </LocaleContext.Provider>
   );
+}
+
+function withAmounts(goal: Goal, date: string, amounts: number[]): Goal {
+  const sets = { ...goal.sets };
+  if (amounts.length > 0) sets[date] = amounts;
+  else delete sets[date];
+  return { ...goal, sets };
 }
 
 /** The skip link must not change the hash, which is the app's router. */
@@ -255,11 +272,13 @@ function Nav({ route, isAdmin }: { route: Route; isAdmin: boolean }) {
   );
 }
 
-function Offline({ onRetry }: { onRetry: () => void }) {
+/** The app could not ask the server who is logged in: offline when there is no connection, else the error. */
+function Unavailable({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const offline = error instanceof ApiError && error.code === 'network';
   return (
-    <div class="card stack offline">
+    <div class="card stack">
       <h1 tabIndex={-1}>{t('app.name')}</h1>
-      <p role="alert">{t('app.offline')}</p>
+      <p role="alert">{offline ? t('app.offline') : errorText(error)}</p>
       <button type="button" class="primary" onClick={onRetry}>
         {t('app.retry')}
       </button>

@@ -9,9 +9,12 @@ export interface AppState {
   setMe: (me: Me) => void;
   /** null until loaded. */
   goals: Goal[] | null;
-  goalsError: string | null;
+  /** The failure of the last load (translated where it is shown), or null. */
+  goalsError: unknown;
   reloadGoals: () => Promise<void>;
   putGoal: (goal: Goal) => void;
+  /** The server's answer for one date of one goal, applied to the latest list (never to a copy held by a page). */
+  putAmounts: (goalId: string, date: string, amounts: number[]) => void;
   dropGoal: (id: string) => void;
   /** A short polite message in the status area (after logging, saving, deleting ...). */
   announce: (text: string) => void;

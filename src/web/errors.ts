@@ -2,10 +2,24 @@
 import { ApiError } from './api.js';
 import { hasText, t, tp } from './i18n/index.js';
 
+/** A problem the form found before asking the server: the field it concerns and a server-style error code. */
+export class FieldProblem extends Error {
+  constructor(
+    readonly field: string,
+    readonly code: string,
+  ) {
+    super(code);
+    this.name = 'FieldProblem';
+  }
+}
+
+/**
+ * A failure and where it belongs: its field, or null for the form as a whole. The failure itself is kept (not its
+ * text), so the message follows a language switch.
+ */
 export interface ShownError {
-  /** The form field the message belongs next to, or null for the form as a whole. */
   field: string | null;
-  text: string;
+  failure: unknown;
 }
 
 /** Codes that always concern the same field (forms may rename it, e.g. password -> new_password). */
@@ -19,25 +33,32 @@ const FIELD_OF_CODE: Record<string, string> = {
   invalid_amount: 'amount',
 };
 
-/** Codes whose English message starts with the offending field's name ("daily must be a number"). */
+/** Codes whose English message from the server starts with the offending field's name ("daily must be a number"). */
 const FIELD_IN_MESSAGE = new Set(['missing_field', 'invalid_goal', 'invalid_input']);
 
 export function errorText(error: unknown): string {
+  if (error instanceof FieldProblem) return codeText(error.code);
   if (!(error instanceof ApiError)) return t('error.unknown');
   if (error.code === 'too_many_attempts') return tp('error.too_many_attempts', error.retryAfter ?? 60);
-  const key = `error.${error.code}`;
+  return codeText(error.code);
+}
+
+function codeText(code: string): string {
+  const key = `error.${code}`;
   return hasText(key) ? t(key) : t('error.unknown');
 }
 
 /**
- * The message and its field among `fields`; `rename` maps the server's field names to the form's
+ * The failure and its field among `fields`; `rename` maps the server's field names to the form's
  * (change-password calls the new password `new_password`).
  */
 export function showError(error: unknown, fields: readonly string[], rename: Record<string, string> = {}): ShownError {
-  const text = errorText(error);
-  if (!(error instanceof ApiError)) return { field: null, text };
-  let field: string | undefined = FIELD_OF_CODE[error.code];
-  if (FIELD_IN_MESSAGE.has(error.code)) field = /^[a-z_]+/.exec(error.message)?.[0];
-  if (field !== undefined) field = rename[field] ?? field;
-  return { field: field !== undefined && fields.includes(field) ? field : null, text };
+  let field: string | undefined;
+  if (error instanceof FieldProblem) field = error.field;
+  else if (error instanceof ApiError) {
+    field = FIELD_OF_CODE[error.code];
+    if (FIELD_IN_MESSAGE.has(error.code)) field = /^[a-z_]+/.exec(error.message)?.[0];
+    if (field !== undefined) field = rename[field] ?? field;
+  }
+  return { field: field !== undefined && fields.includes(field) ? field : null, failure: error };
 }

@@ -47,6 +47,6 @@ export function useRoute(): Route {
 }
 
 /** Removes a consumed invite or reset link from the address bar (and from history) without reloading. */
-export function clearQuery(hash = window.location.hash): void {
+export function clearQuery(hash: string): void {
   window.history.replaceState(null, '', `/${hash}`);
 }

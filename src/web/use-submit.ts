@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import { type ShownError, showError } from './errors.js';
+import { errorText, type ShownError, showError } from './errors.js';
 
 /**
  * The submit cycle every form shares: prevent the page load, run the action once at a time, and put a failure
- * next to its field (focused, so keyboard and screen-reader users land on it) or above the form.
+ * next to its field (focused, so keyboard and screen-reader users land on it) or above the form. The action may
+ * throw a FieldProblem for what it finds wrong before asking the server.
  */
 export function useSubmit(fields: readonly string[], action: () => Promise<void>, rename: Record<string, string> = {}) {
   const [busy, setBusy] = useState(false);
@@ -28,8 +29,8 @@ export function useSubmit(fields: readonly string[], action: () => Promise<void>
   return {
     busy,
     submit,
-    setError,
-    fieldError: (field: string) => (error?.field === field ? error.text : null),
-    formError: error && error.field === null ? error.text : null,
+    // Translated while rendering, so a message follows a language switch.
+    fieldError: (field: string) => (error?.field === field ? errorText(error.failure) : null),
+    formError: error && error.field === null ? errorText(error.failure) : null,
   };
 }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { t } from '../i18n/index.js';
+import { errorText, FieldProblem } from '../errors.js';
 import { parseAmount, type Amounts } from './amounts.js';
 
 /**
@@ -20,11 +20,12 @@ export function AmountForm(props: {
     event.preventDefault();
     const amount = parseAmount(value);
     if (amount === null) {
-      amounts.setError(t('error.invalid_amount'));
+      amounts.setError(new FieldProblem('amount', 'invalid_amount'));
       document.getElementById(id)?.focus();
       return;
     }
-    if (await props.onAmount(amount)) setValue('');
+    // The user may have typed the next amount while this one was on its way; keep that.
+    if (await props.onAmount(amount)) setValue((current) => (current === value ? '' : current));
   }
 
   return (
@@ -40,17 +41,17 @@ export function AmountForm(props: {
             step="any"
             value={value}
             onInput={(event) => setValue(event.currentTarget.value)}
-            aria-invalid={amounts.error ? 'true' : undefined}
-            aria-describedby={amounts.error ? `${id}-error` : undefined}
+            aria-invalid={amounts.error !== null ? 'true' : undefined}
+            aria-describedby={amounts.error !== null ? `${id}-error` : undefined}
           />
           <button type="submit" disabled={amounts.busy}>
             {props.submitLabel}
           </button>
         </div>
       </form>
-      {amounts.error && (
+      {amounts.error !== null && (
         <p class="field-error" id={`${id}-error`} role="alert">
-          {amounts.error}
+          {errorText(amounts.error)}
         </p>
       )}
     </>

@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 
-type InputProps = Omit<JSX.IntrinsicElements['input'], 'id' | 'value' | 'onInput' | 'label' | 'ref'>;
+type InputProps = Omit<JSX.IntrinsicElements['input'], 'id' | 'value' | 'onInput' | 'label' | 'ref' | 'class' | 'className'>;
 
 interface FieldProps extends InputProps {
   id: string;
@@ -12,10 +13,10 @@ interface FieldProps extends InputProps {
 }
 
 /** A labelled input with its hint and its error message tied to it for assistive technology. */
-export function Field({ id, label, value, onValue, hint, error, class: className, ...input }: FieldProps) {
+export function Field({ id, label, value, onValue, hint, error, ...input }: FieldProps) {
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    <div class={`field${className ? ` ${String(className)}` : ''}`}>
+    <div class="field">
       <label for={id}>{label}</label>
       {hint && (
         <p class="hint" id={`${id}-hint`}>
@@ -40,21 +41,34 @@ export function Field({ id, label, value, onValue, hint, error, class: className
   );
 }
 
-/** A message about the whole form (errors are announced at once). */
+/**
+ * A message about the whole form. Errors are alerts, announced as they appear. A success goes into a status region
+ * that is always there and gets its text a frame later: screen readers announce changes of a live region they
+ * already know, not a region that appears together with its text.
+ */
 export function FormMessage({ error, success }: { error?: string | null; success?: string | null }) {
-  if (error) {
-    return (
-      <p class="form-error" role="alert">
-        {error}
-      </p>
-    );
-  }
-  if (success) {
-    return (
-      <p class="form-success" role="status">
-        {success}
-      </p>
-    );
-  }
-  return null;
+  return (
+    <>
+      {error && (
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <LiveStatus text={error ? null : success ?? null} />
+    </>
+  );
+}
+
+/** A polite live region whose text arrives after the region itself (see FormMessage). */
+export function LiveStatus({ text }: { text: string | null }) {
+  const [shown, setShown] = useState<string | null>(null);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setShown(text));
+    return () => cancelAnimationFrame(frame);
+  }, [text]);
+  return (
+    <p class="form-success" role="status">
+      {shown}
+    </p>
+  );
 }

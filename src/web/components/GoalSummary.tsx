@@ -1,5 +1,6 @@
 import { dayNumber, daysBetween, dayTotal, goalTotals, startDateKey, streaks } from '../../common/progress.js';
 import type { Goal } from '../api.js';
+import { useMemo } from 'preact/hooks';
 import { t, tp } from '../i18n/index.js';
 import { Ring } from './Ring.js';
 
@@ -7,8 +8,9 @@ import { Ring } from './Ring.js';
 export function GoalSummary({ goal, today, size = 'normal' }: { goal: Goal; today: string; size?: 'normal' | 'large' }) {
   const done = dayTotal(goal.sets, today);
   const day = dayNumber(goal, today);
-  const totals = goalTotals(goal);
-  const streak = streaks(goal, today);
+  // Both walk every day of the goal (up to 3650); the goal object changes only when something is logged or edited.
+  const totals = useMemo(() => goalTotals(goal), [goal]);
+  const streak = useMemo(() => streaks(goal, today), [goal, today]);
   return (
     <div class="summary">
       <Ring done={done} target={goal.daily} unit={goal.unit} size={size} />

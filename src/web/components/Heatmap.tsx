@@ -1,4 +1,5 @@
 import { addDays, dayState, dayTotal, type DayState, goalDateKeys, weekdayIndex } from '../../common/progress.js';
+import { useMemo } from 'preact/hooks';
 import type { Goal } from '../api.js';
 import { formatDay, t, weekdayNames } from '../i18n/index.js';
 
@@ -11,8 +12,8 @@ const COMPACT_WEEKS = 6;
  * technology and as a title, and a symbol as well as a colour, with a legend below.
  */
 export function Heatmap({ goal, today, compact = false }: { goal: Goal; today: string; compact?: boolean }) {
-  const all = goalDateKeys(goal);
-  const keys = compact ? compactWindow(all, today) : all;
+  const all = useMemo(() => goalDateKeys(goal), [goal.start, goal.days]);
+  const keys = useMemo(() => (compact ? compactWindow(all, today) : all), [all, today, compact]);
   if (keys.length === 0) return null;
   const lead = weekdayIndex(keys[0]!);
   return (
@@ -37,7 +38,7 @@ export function Heatmap({ goal, today, compact = false }: { goal: Goal; today: s
           });
           return (
             <li key={key} data-date={key} class={`cell cell-${state}${key === today ? ' cell-today' : ''}`} title={label}>
-              <span class="cell-day" aria-hidden="true">
+              <span aria-hidden="true">
                 {Number(key.slice(8))}
               </span>
               <span class="visually-hidden">{label}</span>
@@ -51,7 +52,7 @@ export function Heatmap({ goal, today, compact = false }: { goal: Goal; today: s
   );
 }
 
-export function Legend() {
+function Legend() {
   return (
     <ul class="legend" aria-label={t('heatmap.legend')}>
       {STATES.map((state) => (

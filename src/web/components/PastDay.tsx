@@ -1,9 +1,10 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { isDateKey } from '../../common/goal.js';
 import { dayTotal, endDateKey, isWithinGoal, startDateKey } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { formatDay, formatNumber, t } from '../i18n/index.js';
 import { AmountForm } from './AmountForm.js';
+import { Field } from './Field.js';
 import { useAmounts } from './amounts.js';
 
 /** Pick a day of the goal (up to today), see what was logged then, remove an entry or add one. */
@@ -12,35 +13,33 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
   const last = endDateKey(goal) < today ? endDateKey(goal) : today;
   const [date, setDate] = useState(last >= first ? last : first);
   const amounts = useAmounts(goal);
+  const dayHeading = useRef<HTMLHeadingElement>(null);
   if (last < first) return null;
   const valid = isDateKey(date) && isWithinGoal(goal, date) && date <= today;
   const logged = valid ? goal.sets[date] ?? [] : [];
 
+  async function removeEntry(value: number) {
+    // The pressed button goes away with its entry; the day's heading, with the new total, takes the focus.
+    if (await amounts.remove(date, value)) dayHeading.current?.focus();
+  }
+
   return (
     <section class="card stack past-day" aria-labelledby="past-title">
       <h2 id="past-title">{t('past.title')}</h2>
-      <div class="field">
-        <label for="past-date">{t('past.date')}</label>
-        <input
-          id="past-date"
-          type="date"
-          min={first}
-          max={last}
-          value={date}
-          required
-          onInput={(event) => setDate(event.currentTarget.value)}
-          aria-invalid={valid ? undefined : 'true'}
-          aria-describedby={valid ? undefined : 'past-date-error'}
-        />
-        {!valid && (
-          <p class="field-error" id="past-date-error">
-            {t('error.invalid_date')}
-          </p>
-        )}
-      </div>
+      <Field
+        id="past-date"
+        label={t('past.date')}
+        type="date"
+        min={first}
+        max={last}
+        required
+        value={date}
+        onValue={setDate}
+        error={valid ? null : t('error.invalid_date')}
+      />
       {valid && (
         <>
-          <h3>
+          <h3 ref={dayHeading} tabIndex={-1}>
             {t('past.amounts', { date: formatDay(date) })}: {formatNumber(dayTotal(goal.sets, date))} / {formatNumber(goal.daily)} {goal.unit}
           </h3>
           {logged.length === 0 ? (
@@ -52,7 +51,7 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
                   <span>
                     {formatNumber(value)} {goal.unit}
                   </span>
-                  <button type="button" class="small" disabled={amounts.busy} onClick={() => void amounts.remove(date, value)}>
+                  <button type="button" class="small" disabled={amounts.busy} onClick={() => void removeEntry(value)}>
                     {t('past.remove', { amount: formatNumber(value) })}
                   </button>
                 </li>

@@ -29,7 +29,7 @@ export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
         onAmount={(amount) => amounts.add(today, amount)}
       />
       <button type="button" class="link-button undo" disabled={amounts.busy || last === undefined} onClick={() => last !== undefined && void amounts.remove(today, last)}>
-        ↶ {t('goal.undo')}
+        <span aria-hidden="true">↶</span> {t('goal.undo')}
         {last !== undefined && ` (${formatNumber(last)})`}
       </button>
     </div>

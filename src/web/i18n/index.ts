@@ -15,10 +15,6 @@ let current: Locale = DEFAULT_LOCALE;
 let plurals = new Intl.PluralRules(current);
 let numbers = new Intl.NumberFormat(current, { maximumFractionDigits: 2 });
 
-export function locale(): Locale {
-  return current;
-}
-
 export function setUiLocale(next: Locale): void {
   current = next;
   plurals = new Intl.PluralRules(next);
@@ -64,32 +60,42 @@ export function formatNumber(value: number): string {
   return numbers.format(value);
 }
 
+/** Date formatters by language and style: the calendar formats one date per cell, up to 3650 of them. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormat(style: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${current} ${style}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(current, options);
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
+const DAY: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short' };
+
 /** A calendar date `YYYY-MM-DD` in words, e.g. "Mon, 12 May" (the year only when it is not this year). */
-export function formatDay(key: string, withYear = false): string {
+export function formatDay(key: string): string {
   const [year, month, day] = key.split('-').map(Number) as [number, number, number];
   const date = new Date(year, month - 1, day);
-  const showYear = withYear || year !== new Date().getFullYear();
-  return new Intl.DateTimeFormat(current, {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    ...(showYear ? { year: 'numeric' } : {}),
-  }).format(date);
+  return year === new Date().getFullYear()
+    ? dateFormat('day', DAY).format(date)
+    : dateFormat('day-year', { ...DAY, year: 'numeric' }).format(date);
 }
 
 /** A moment (ISO string or Unix seconds) as a date, e.g. "12 May 2025". */
 export function formatMoment(value: string | number): string {
   const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  return new Intl.DateTimeFormat(current, { day: 'numeric', month: 'short', year: 'numeric' }).format(date);
+  return dateFormat('moment', { day: 'numeric', month: 'short', year: 'numeric' }).format(date);
 }
 
 /** Narrow weekday names Monday first, in the current language. */
 export function weekdayNames(): string[] {
+  const format = dateFormat('weekday', { weekday: 'narrow' });
   // 2024-01-01 was a Monday.
-  return Array.from({ length: 7 }, (_, index) =>
-    new Intl.DateTimeFormat(current, { weekday: 'narrow' }).format(new Date(2024, 0, 1 + index)),
-  );
+  return Array.from({ length: 7 }, (_, index) => format.format(new Date(2024, 0, 1 + index)));
 }
 
 export { LOCALES };

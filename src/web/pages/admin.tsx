@@ -1,24 +1,17 @@
-import { useEffect, useState } from 'preact/hooks';
-import { type AdminUser, api } from '../api.js';
+import { api } from '../api.js';
+import { FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { errorText } from '../errors.js';
 import { formatMoment, t, tp } from '../i18n/index.js';
+import { useLoad } from '../use-load.js';
 
 /** Every account, for the administrator (the server answers 403 to anyone else). */
 export function AdminPage() {
-  const [users, setUsers] = useState<AdminUser[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    api.adminUsers().then(setUsers, (failure: unknown) => setError(errorText(failure)));
-  }, []);
+  const { data: users, error } = useLoad(api.adminUsers);
   return (
     <Page title={t('admin.title')}>
-      {error && (
-        <p class="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      {!users && !error && <p class="muted">{t('app.loading')}</p>}
+      {error !== null && <FormMessage error={errorText(error)} />}
+      {!users && error === null && <p class="muted">{t('app.loading')}</p>}
       {users && (
         <section class="card stack">
           <p class="muted">{tp('admin.count', users.length)}</p>

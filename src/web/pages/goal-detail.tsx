@@ -9,32 +9,14 @@ import { Page } from '../components/Page.js';
 import { PastDay } from '../components/PastDay.js';
 import { QuickLog } from '../components/QuickLog.js';
 import { useApp } from '../context.js';
-import { errorText } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { href, navigate } from '../router.js';
-import { GoalsLoaded } from './goals.js';
+import { useSubmit } from '../use-submit.js';
+import { BackToGoals, GoalLoaded } from './goals.js';
 
 /** One goal in full: progress, logging, every day in the calendar, the chart, past days, edit and delete. */
 export function GoalDetailPage({ id }: { id: string }) {
-  return (
-    <GoalsLoaded>
-      {(goals) => {
-        const goal = goals.find((candidate) => candidate.id === id);
-        if (!goal) return <GoalMissing />;
-        return <GoalDetail goal={goal} />;
-      }}
-    </GoalsLoaded>
-  );
-}
-
-export function GoalMissing() {
-  return (
-    <Page title={t('goal.notFound')}>
-      <p>
-        <a href={href.goals}>← {t('goal.back')}</a>
-      </p>
-    </Page>
-  );
+  return <GoalLoaded id={id}>{(goal) => <GoalDetail goal={goal} />}</GoalLoaded>;
 }
 
 function GoalDetail({ goal }: { goal: Goal }) {
@@ -42,7 +24,7 @@ function GoalDetail({ goal }: { goal: Goal }) {
   return (
     <Page title={goal.name}>
       <p class="crumb">
-        <a href={href.goals}>← {t('goal.back')}</a>
+        <BackToGoals />
       </p>
       <section class="card stack" aria-label={t('goal.stats')}>
         <GoalSummary goal={goal} today={today} size="large" />
@@ -63,34 +45,31 @@ function GoalDetail({ goal }: { goal: Goal }) {
 function GoalActions({ goal }: { goal: Goal }) {
   const app = useApp();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const yes = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (confirming) yes.current?.focus();
   }, [confirming]);
+  const removal = useSubmit([], async () => {
+    await api.deleteGoal(goal.id);
+    app.dropGoal(goal.id);
+    app.announce(t('goal.deleted'));
+    navigate(href.goals);
+  });
 
-  async function remove() {
-    setBusy(true);
-    setError(null);
-    try {
-      await api.deleteGoal(goal.id);
-      app.dropGoal(goal.id);
-      app.announce(t('goal.deleted'));
-      navigate(href.goals);
-    } catch (failure) {
-      setError(errorText(failure));
-      setBusy(false);
-    }
+  function cancel() {
+    setConfirming(false);
+    // Cancel disappears with the question; focus returns to the button that asked it, enabled again by then.
+    requestAnimationFrame(() => deleteButton.current?.focus());
   }
 
   return (
-    <section class="card stack actions">
+    <section class="card stack">
       <div class="inline">
         <a class="button" href={href.edit(goal.id)}>
           {t('goal.edit')}
         </a>
-        <button type="button" class="danger" onClick={() => setConfirming(true)} disabled={confirming} aria-expanded={confirming}>
+        <button ref={deleteButton} type="button" class="danger" onClick={() => setConfirming(true)} disabled={confirming} aria-expanded={confirming}>
           {t('goal.delete')}
         </button>
       </div>
@@ -98,16 +77,16 @@ function GoalActions({ goal }: { goal: Goal }) {
         <div class="confirm" role="group" aria-labelledby="confirm-text">
           <p id="confirm-text">{t('goal.deleteConfirm', { name: goal.name })}</p>
           <div class="inline">
-            <button ref={yes} type="button" class="danger" disabled={busy} onClick={() => void remove()}>
+            <button ref={yes} type="button" class="danger" disabled={removal.busy} onClick={() => void removal.submit()}>
               {t('goal.deleteYes')}
             </button>
-            <button type="button" onClick={() => setConfirming(false)}>
+            <button type="button" onClick={cancel}>
               {t('app.cancel')}
             </button>
           </div>
         </div>
       )}
-      <FormMessage error={error} />
+      <FormMessage error={removal.formError} />
     </section>
   );
 }

@@ -1,15 +1,16 @@
 import { useState } from 'preact/hooks';
+import { GOAL_DEFAULTS, isDailyTarget, isDateKey, isDayCount } from '../../common/goal.js';
 import { LIMITS } from '../../common/limits.js';
 import { localDateKey, startDateKey } from '../../common/progress.js';
-import { ApiError, api, type Goal, type GoalInput } from '../api.js';
+import { api, type Goal, type GoalInput } from '../api.js';
 import { Field, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
+import { FieldProblem } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { href, navigate } from '../router.js';
 import { useSubmit } from '../use-submit.js';
-import { GoalMissing } from './goal-detail.js';
-import { GoalsLoaded } from './goals.js';
+import { GoalLoaded } from './goals.js';
 
 const FIELDS = ['name', 'unit', 'daily', 'days', 'start'] as const;
 
@@ -18,14 +19,7 @@ export function NewGoalPage() {
 }
 
 export function EditGoalPage({ id }: { id: string }) {
-  return (
-    <GoalsLoaded>
-      {(goals) => {
-        const goal = goals.find((candidate) => candidate.id === id);
-        return goal ? <GoalForm goal={goal} /> : <GoalMissing />;
-      }}
-    </GoalsLoaded>
-  );
+  return <GoalLoaded id={id}>{(goal) => <GoalForm goal={goal} />}</GoalLoaded>;
 }
 
 /** Creates a goal (the start is the user's local date) or edits one (the start cannot change). */
@@ -34,7 +28,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
   const [name, setName] = useState(goal?.name ?? '');
   const [unit, setUnit] = useState(goal?.unit ?? t('goalForm.defaultUnit'));
   const [daily, setDaily] = useState(String(goal?.daily ?? 10));
-  const [days, setDays] = useState(String(goal?.days ?? 30));
+  const [days, setDays] = useState(String(goal?.days ?? GOAL_DEFAULTS.days));
   const [start, setStart] = useState(goal ? startDateKey(goal) : localDateKey(new Date()));
 
   const form = useSubmit(FIELDS, async () => {
@@ -55,7 +49,9 @@ function GoalForm({ goal }: { goal: Goal | null }) {
   return (
     <Page title={goal ? t('goalForm.editTitle') : t('goalForm.newTitle')}>
       <p class="crumb">
-        <a href={goal ? href.goal(goal.id) : href.goals}>← {goal ? goal.name : t('goal.back')}</a>
+        <a href={goal ? href.goal(goal.id) : href.goals}>
+          <span aria-hidden="true">←</span> {goal ? goal.name : t('goal.back')}
+        </a>
       </p>
       <form class="card stack" onSubmit={form.submit} noValidate>
         <FormMessage error={form.formError} />
@@ -86,11 +82,10 @@ function GoalForm({ goal }: { goal: Goal | null }) {
   );
 }
 
-/** The same rules the server applies, checked first so the message appears without a round trip. */
+/** The server's rules (shared from common/goal.ts), checked first so the message appears without a round trip. */
 function checkLocally(input: GoalInput, start: string, isNew: boolean): void {
-  const invalid = (field: string) => new ApiError(400, 'invalid_goal', `${field} is invalid`);
-  if (!input.name) throw new ApiError(400, 'missing_field', 'name must not be empty');
-  if (!Number.isFinite(input.daily) || input.daily <= 0) throw invalid('daily');
-  if (!Number.isInteger(input.days) || input.days < 1 || input.days > LIMITS.goalDaysMax) throw invalid('days');
-  if (isNew && !/^\d{4}-\d{2}-\d{2}$/.test(start)) throw invalid('start');
+  if (!input.name) throw new FieldProblem('name', 'missing_field');
+  if (!isDailyTarget(input.daily)) throw new FieldProblem('daily', 'invalid_goal');
+  if (!isDayCount(input.days)) throw new FieldProblem('days', 'invalid_goal');
+  if (isNew && !isDateKey(start)) throw new FieldProblem('start', 'invalid_goal');
 }

@@ -5,7 +5,9 @@ import { GoalSummary } from '../components/GoalSummary.js';
 import { Heatmap } from '../components/Heatmap.js';
 import { Page } from '../components/Page.js';
 import { QuickLog } from '../components/QuickLog.js';
+import { FormMessage } from '../components/Field.js';
 import { useApp } from '../context.js';
+import { errorText } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { href } from '../router.js';
 
@@ -49,7 +51,7 @@ function GoalCard({ goal, today }: { goal: Goal; today: string }) {
       <Heatmap goal={goal} today={today} compact />
       <p>
         <a href={href.goal(goal.id)}>
-          {t('goal.details')} <span class="visually-hidden">{goal.name}</span> →
+          {t('goal.details')} <span class="visually-hidden">{goal.name}</span> <span aria-hidden="true">→</span>
         </a>
       </p>
     </article>
@@ -62,9 +64,7 @@ export function GoalsLoaded({ children }: { children: (goals: Goal[]) => Compone
   if (app.goalsError) {
     return (
       <div class="card stack">
-        <p class="form-error" role="alert">
-          {app.goalsError}
-        </p>
+        <FormMessage error={errorText(app.goalsError)} />
         <button type="button" onClick={() => void app.reloadGoals()}>
           {t('app.retry')}
         </button>
@@ -73,4 +73,34 @@ export function GoalsLoaded({ children }: { children: (goals: Goal[]) => Compone
   }
   if (!app.goals) return <p class="muted">{t('app.loading')}</p>;
   return <>{children(app.goals)}</>;
+}
+
+/** One goal of the loaded list, or a "not found" page when the id names none of the user's goals. */
+export function GoalLoaded({ id, children }: { id: string; children: (goal: Goal) => ComponentChildren }) {
+  return (
+    <GoalsLoaded>
+      {(goals) => {
+        const goal = goals.find((candidate) => candidate.id === id);
+        return goal ? children(goal) : <GoalMissing />;
+      }}
+    </GoalsLoaded>
+  );
+}
+
+function GoalMissing() {
+  return (
+    <Page title={t('goal.notFound')}>
+      <p>
+        <BackToGoals />
+      </p>
+    </Page>
+  );
+}
+
+export function BackToGoals() {
+  return (
+    <a href={href.goals}>
+      <span aria-hidden="true">←</span> {t('goal.back')}
+    </a>
+  );
 }

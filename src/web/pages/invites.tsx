@@ -1,33 +1,24 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../common/limits.js';
 import { api, type Invite } from '../api.js';
-import { Field, FormMessage } from '../components/Field.js';
+import { Field, FormMessage, LiveStatus } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { errorText } from '../errors.js';
 import { formatMoment, t, tp } from '../i18n/index.js';
+import type { TextKey } from '../i18n/types.js';
+import { useLoad } from '../use-load.js';
 import { useSubmit } from '../use-submit.js';
 
 export function InvitesPage() {
   const [note, setNote] = useState('');
   const [created, setCreated] = useState<string | null>(null);
-  const [invites, setInvites] = useState<Invite[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-
-  async function load() {
-    setLoadError(null);
-    try {
-      setInvites(await api.invites());
-    } catch (failure) {
-      setLoadError(errorText(failure));
-    }
-  }
-  useEffect(() => void load(), []);
+  const { data: invites, error: loadError, reload } = useLoad(api.invites);
 
   const form = useSubmit(['note'], async () => {
     const { url } = await api.createInvite(note.trim());
     setCreated(url);
     setNote('');
-    await load();
+    await reload();
   });
 
   return (
@@ -43,12 +34,8 @@ export function InvitesPage() {
       {created && <NewLink url={created} />}
       <section class="card stack" aria-labelledby="invite-list-title">
         <h2 id="invite-list-title">{t('invites.list')}</h2>
-        {loadError && (
-          <p class="form-error" role="alert">
-            {loadError}
-          </p>
-        )}
-        {!invites && !loadError && <p class="muted">{t('app.loading')}</p>}
+        {loadError !== null && <FormMessage error={errorText(loadError)} />}
+        {!invites && loadError === null && <p class="muted">{t('app.loading')}</p>}
         {invites && invites.length === 0 && <p class="muted">{t('invites.empty')}</p>}
         {invites && invites.length > 0 && (
           <>
@@ -68,17 +55,17 @@ export function InvitesPage() {
 /** The fresh link with copy (clipboard, else the text is selected for the user) and share (when the device can). */
 function NewLink({ url }: { url: string }) {
   const input = useRef<HTMLInputElement>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<TextKey | null>(null);
   const canShare = typeof navigator.share === 'function';
 
   async function copy() {
     try {
       await navigator.clipboard.writeText(url);
-      setMessage(t('invites.copied'));
+      setMessage('invites.copied');
     } catch {
       input.current?.focus();
       input.current?.select();
-      setMessage(t('invites.copyFailed'));
+      setMessage('invites.copyFailed');
     }
   }
 
@@ -92,7 +79,7 @@ function NewLink({ url }: { url: string }) {
 
   return (
     <section class="card stack new-link">
-      <label id="new-link-label" for="new-link">
+      <label for="new-link">
         {t('invites.link')}
       </label>
       <input ref={input} id="new-link" class="link-text" readOnly value={url} onFocus={(event) => event.currentTarget.select()} />
@@ -106,9 +93,7 @@ function NewLink({ url }: { url: string }) {
           </button>
         )}
       </div>
-      <p role="status" class="form-success">
-        {message}
-      </p>
+      <LiveStatus text={message && t(message)} />
     </section>
   );
 }
@@ -124,7 +109,7 @@ function InviteRow({ invite }: { invite: Invite }) {
     <li class={`invite invite-${invite.status}`}>
       <div class="invite-head">
         <span class={`badge badge-${invite.status}`}>{t(`invites.status.${invite.status}`)}</span>
-        <span class="invite-note">{invite.note ?? t('invites.noNote')}</span>
+        <span>{invite.note ?? t('invites.noNote')}</span>
       </div>
       <p class="muted">
         {t('invites.createdOn', { date: formatMoment(invite.created_at) })} · {detail}
