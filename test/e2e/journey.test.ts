@@ -33,6 +33,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
 
   const a11y: string[] = [];
   const cspErrors: string[] = [];
+  const setsSent: string[] = [];
   const checkA11y = async (page: Page, where: string) => {
     for (const scheme of ['light', 'dark'] as const) {
       const violations: AxeViolation[] = await axeViolations(page, scheme);
@@ -45,6 +46,11 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     const page = await context.newPage();
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspErrors.push(message.text());
+    });
+    // Amounts go through the atomic logging endpoints; a whole `sets` sent back could overwrite another device's logs.
+    page.on('request', (request) => {
+      const body = request.postData();
+      if (new URL(request.url()).pathname.startsWith('/api/') && body && /"sets"\s*:/.test(body)) setsSent.push(`${request.method()} ${request.url()} ${body}`);
     });
     return { context, page };
   };
@@ -79,6 +85,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await page.getByLabel('Name (optional)').fill('Ada');
     await page.getByRole('button', { name: 'Create account' }).click();
     await heading(page, 'Your goals');
+    await headingFocused(page, 'Your goals');
     assert.equal(new URL(page.url()).search, '', 'the consumed invite is cleaned from the address bar');
     await waitForText(page.locator('main'), 'No goals yet');
     await checkA11y(page, 'goals (empty)');
@@ -87,6 +94,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
   await step('Ada creates a goal that started 9 days ago', async () => {
     await page.getByRole('link', { name: 'New goal' }).click();
     await heading(page, 'New goal');
+    await headingFocused(page, 'New goal');
     await checkA11y(page, 'new goal');
     await page.getByLabel('What do you want to do?').fill('Push-ups');
     await page.getByLabel('Daily target').fill('50');
@@ -135,6 +143,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await waitForText(page.locator('.past-day h3'), '65 / 50');
     await page.getByRole('button', { name: 'Remove 5' }).click();
     await waitForText(page.locator('.past-day h3'), '60 / 50');
+    await page.waitForFunction(() => document.activeElement === document.querySelector('.past-day h3'), undefined, { timeout: 5000 });
     await logOn(addDays(today, -4), '20');
     await waitForText(page.locator('.past-day h3'), '20 / 50');
     await logOn(addDays(today, -5), '50');
@@ -294,6 +303,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await bobPage.getByLabel('Passwort').fill(NEW_PASSWORD);
     await bobPage.getByRole('button', { name: 'Anmelden' }).click();
     await heading(bobPage, 'Deine Ziele');
+    await headingFocused(bobPage, 'Deine Ziele');
   });
 
   await step('the admin page lists both users for Ada only', async () => {
@@ -304,8 +314,14 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await waitForText(page.locator('table.users'), 'Ada L.');
     await checkA11y(page, 'admin');
     await phoneShot(page, 'admin-phone-light');
+    // A hash-only goto does not load the page again; the reload makes the app start on #/admin.
     await bob.page.goto(`${server.baseUrl}/#/admin`);
+    await bob.page.reload();
     await heading(bob.page, 'Deine Ziele');
+    await bob.page.locator('.goal-list, .empty').first().waitFor();
+    assert.equal(new URL(bob.page.url()).hash, '#/admin');
+    assert.equal(await bob.page.getByRole('heading', { name: 'Benutzer' }).count(), 0, 'no users page for Bob');
+    assert.equal(await bob.page.getByRole('alert').count(), 0, 'Bob is not sent to the server for the user list');
     assert.equal(await bob.page.locator('table.users').count(), 0);
   });
 
@@ -334,6 +350,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await page.getByRole('button', { name: 'Delete goal' }).click();
     await waitForText(page.locator('.confirm'), 'Delete “Read” and everything logged for it?');
     await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Delete goal', undefined, { timeout: 5000 });
     await page.getByRole('button', { name: 'Delete goal' }).click();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
     await heading(page, 'Your goals');
@@ -343,15 +360,31 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     assert.deepEqual(goals.map((goal) => goal.name), ['Push-ups daily']);
   });
 
-  await step('the app shell starts offline from the service worker', async () => {
+  await step('the app shell starts offline from the service worker, which keeps no API answer', async () => {
     await page.goto(`${server.baseUrl}/#/goals`);
     await heading(page, 'Your goals');
     await page.waitForFunction(async () => {
       const registration = await navigator.serviceWorker.ready;
-      return registration.active !== null && (await caches.match('/')) !== undefined;
+      return registration.active !== null && navigator.serviceWorker.controller !== null && (await caches.match('/')) !== undefined;
     });
+    // An icon opened in a tab is a navigation too; it must not take the page's place in the cache.
+    await page.goto(`${server.baseUrl}/icon.svg`);
+    await page.goto(`${server.baseUrl}/manifest.webmanifest`);
+    await page.goto(`${server.baseUrl}/#/goals`);
+    await heading(page, 'Your goals');
+    const cached = await page.evaluate(async () => {
+      const paths: string[] = [];
+      for (const name of await caches.keys()) {
+        for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
+      }
+      return { paths, page: (await caches.match('/'))?.headers.get('content-type') ?? null };
+    });
+    assert.deepEqual(cached.paths.filter((path) => path.startsWith('/api/')), [], 'no API answer in the caches');
+    assert.ok(cached.paths.some((path) => path.startsWith('/assets/')), `the scripts are cached: ${cached.paths.join(' ')}`);
+    assert.match(cached.page ?? '', /^text\/html/);
     await ada.context.setOffline(true);
-    await page.reload();
+    await page.goto(`${server.baseUrl}/icon.svg`).catch(() => undefined);
+    await page.goto(`${server.baseUrl}/#/goals`);
     await waitForText(page.locator('main'), 'You are offline');
     await waitForText(page.locator('header'), 'Steady');
     await ada.context.setOffline(false);
@@ -375,6 +408,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
   });
 
   assert.deepEqual(cspErrors, [], 'no Content-Security-Policy violations');
+  assert.deepEqual(setsSent, [], 'the app never sends `sets`');
   assert.equal(a11y.length, 0, `axe-core found violations:\n${a11y.join('\n')}`);
 });
 
@@ -389,6 +423,13 @@ async function phoneShot(page: Page, name: string): Promise<void> {
 
 async function heading(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name, exact: true }).waitFor({ timeout: 10_000 });
+}
+
+/** The page's h1 has the focus (after in-app navigation, login or registration). */
+async function headingFocused(page: Page, name: string): Promise<void> {
+  await page
+    .waitForFunction((text) => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === text, name, { timeout: 5000 })
+    .catch(async () => assert.fail(`the h1 "${name}" does not have the focus; ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120))} has`));
 }
 
 function cell(page: Page, date: string): Locator {
