@@ -18,7 +18,7 @@ export const webAppRoutes =
   async (app) => {
     const indexFile = path.join(deps.webRoot, 'index.html');
     if (!fs.existsSync(indexFile)) {
-      app.get('/', { config: { public: true } }, async (_request, reply) =>
+      app.get('/', { config: { auth: 'none' } }, async (_request, reply) =>
         reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(PLACEHOLDER),
       );
       return;
@@ -33,7 +33,7 @@ export const webAppRoutes =
         reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
-    app.get('/', { config: { public: true } }, async (_request, reply) =>
+    app.get('/', { config: { auth: 'none' } }, async (_request, reply) =>
       reply.header('cache-control', 'no-cache').sendFile('index.html'),
     );
   };

@@ -40,7 +40,7 @@ export const resetRoutes =
 
     app.post(
       '/api/reset-request',
-      { config: { public: true }, schema: { body: Type.Object({ email: Text() }), response: { 200: Ok } } },
+      { config: { auth: 'none' }, schema: { body: Type.Object({ email: Text() }), response: { 200: Ok } } },
       async (request) => {
         requireFilled(request.body, ['email']);
         const email = normalizeEmail(request.body.email);
@@ -74,7 +74,7 @@ export const resetRoutes =
     app.post(
       '/api/reset-password',
       {
-        config: { public: true },
+        config: { auth: 'none' },
         schema: { body: Type.Object({ selector: Text(), token: Text(), password: Text() }), response: { 200: Ok } },
       },
       async (request) => {

@@ -42,7 +42,7 @@ export const accountRoutes =
     app.post(
       '/api/login',
       {
-        config: { public: true },
+        config: { auth: 'none' },
         schema: { body: Type.Object({ email: Text(), password: Text() }), response: { 200: AccountAnswer } },
       },
       async (request, reply) => {
@@ -58,12 +58,12 @@ export const accountRoutes =
       },
     );
 
-    app.post('/api/logout', { config: { public: true }, schema: { response: { 200: Ok } } }, async (request, reply) => {
+    app.post('/api/logout', { config: { auth: 'none' }, schema: { response: { 200: Ok } } }, async (request, reply) => {
       await endSession(sessionContext(deps), request, reply);
       return { ok: true as const };
     });
 
-    app.get('/api/me', { config: { public: true } }, async (request, reply) => {
+    app.get('/api/me', { config: { auth: 'optional' } }, async (request, reply) => {
       const user = request.user;
       if (!user) return reply.code(401).send({ ok: false });
       return { ok: true, email: user.email, id: user.id, name: user.name, locale: user.locale, is_admin: isAdmin(user.email) };
@@ -100,7 +100,7 @@ export const accountRoutes =
     app.post(
       '/api/register',
       {
-        config: { public: true },
+        config: { auth: 'none' },
         schema: {
           body: Type.Object({ email: Text(), password: Text(), token: Text(), name: Type.Optional(Text()) }),
           response: { 200: AccountAnswer },

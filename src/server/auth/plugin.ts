@@ -3,24 +3,34 @@ import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../http/errors.js';
 import { type AuthenticatedUser, resolveUser, type SessionContext } from './session.js';
 
+/**
+ * How a route treats the session, declared in its `config: { auth }`:
+ * - `required` (the default): resolved; 401 without one.
+ * - `optional`: resolved when there is one; the route sees `request.user` or null (GET /api/me).
+ * - `none`: never resolved, so no session query and no remember-me rotation (login, register, logout, resets).
+ */
+export type RouteAuth = 'required' | 'optional' | 'none';
+
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Routes are private unless they say `config: { public: true }`; the hook below decides. */
-    public?: boolean;
+    /** `required` unless the route says otherwise; the hook below decides. */
+    auth?: RouteAuth;
   }
   interface FastifyRequest {
-    /** The logged-in user, or null on a public route without a session. */
+    /** The logged-in user; null on an `optional` route without a session and always on a `none` route. */
     user: AuthenticatedUser | null;
   }
 }
 
-/** Resolves the session of every API request and refuses private routes without one (401). */
+/** Resolves the session of API requests as their route's `auth` mode says and refuses `required` ones without one (401). */
 export function installAuth(app: FastifyInstance, deps: AppDeps): void {
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url?.startsWith('/api/')) return;
+    const mode = request.routeOptions.config.auth ?? 'required';
+    if (mode === 'none') return;
     request.user = await resolveUser(sessionContext(deps), request, reply);
-    if (!request.user && !request.routeOptions.config.public) throw unauthorized();
+    if (!request.user && mode === 'required') throw unauthorized();
   });
 }
 
@@ -28,7 +38,7 @@ export function sessionContext(deps: AppDeps): SessionContext {
   return { db: deps.db, now: deps.clock.now(), secure: deps.config.secureCookies };
 }
 
-/** The user of a private route; the auth hook already guaranteed there is one. */
+/** The user of an `auth: 'required'` route; the auth hook already guaranteed there is one. */
 export function currentUser(request: FastifyRequest): AuthenticatedUser {
   if (!request.user) throw unauthorized();
   return request.user;

@@ -122,6 +122,20 @@ describe('sessions and remember-me', () => {
     assert.equal(await status(copy), 401);
   });
 
+  it('logout with an expired session and a valid remember-me cookie leaves no session or token behind', async (t) => {
+    const steady = await withApp(t);
+    const anna = await steady.register('anna@example.com');
+    steady.clock.advance(DAY);
+    const logout = await anna.post('/api/logout');
+    assert.equal(logout.status, 200);
+    assert.deepEqual(logout.body, { ok: true });
+    // Only the two clearing cookies: logout never resolves the session, so remember-me is not rotated first.
+    assert.deepEqual(logout.setCookies.map((line) => /^([^=]+)=;.*Max-Age=0/i.exec(line)?.[1]).sort(), [REMEMBER, SESSION]);
+    const db = steady.deps.db;
+    assert.deepEqual(await db.selectFrom('sessions').select('id').execute(), []);
+    assert.deepEqual(await db.selectFrom('remember_tokens').select('id').execute(), []);
+  });
+
   it('remember-me keeps a browser logged in for 30 days since its last use, not longer', async (t) => {
     const steady = await withApp(t);
     await steady.register('anna@example.com');
