@@ -71,7 +71,7 @@ test('every kind of goal change made through one process shows in the next list 
   assert.deepEqual(await listThere(), [], 'delete');
 });
 
-test("one user's change does not disturb another user's cached list", async () => {
+test("another user's change leaves a user's list as it was", async () => {
   const anna = await steady.register('anna-cache@example.com');
   const ben = await steady.register('ben-cache@example.com');
   await anna.post('/api/goals', { name: 'Anna reads' });

@@ -114,6 +114,31 @@ test('a bad date is 400 invalid_date and a bad amount 400 invalid_amount; nothin
   assert.deepEqual(await setsOf(anna, goal.id), { '2026-01-15': [1] });
 });
 
+test('refusal order: a non-numeric id is 404 before the date is checked; a missing numeric id is only found after date and amount', async () => {
+  const anna = await newUser();
+  const notFound = { error: 'Goal not found', code: 'goal_not_found' };
+  const badDate = { error: 'date "2026-02-30" is not a calendar date YYYY-MM-DD', code: 'invalid_date' };
+  const badAmount = {
+    error: 'amount must be a finite number other than 0, from -1000000000 to 1000000000',
+    code: 'invalid_amount',
+  };
+  for (const call of [log, undo]) {
+    const cases: Array<[string, string, unknown, number, object]> = [
+      ['abc', '2026-02-30', 1, 404, notFound],
+      ['abc', '2026-01-15', 0, 404, notFound],
+      ['999999', '2026-02-30', 1, 400, badDate],
+      ['999999', '2026-02-30', 0, 400, badDate],
+      ['999999', '2026-01-15', 0, 400, badAmount],
+      ['999999', '2026-01-15', 1, 404, notFound],
+    ];
+    for (const [id, date, amount, status, body] of cases) {
+      const response = await call(anna, id, date, amount);
+      assert.equal(response.status, status, `${call.name} ${id} ${date} ${amount}`);
+      assert.deepEqual(response.body, body, `${call.name} ${id} ${date} ${amount}`);
+    }
+  }
+});
+
 test('the caps hold: 1000 amounts per date and 3660 dates per goal', async () => {
   const anna = await newUser();
   const dates: Record<string, number[]> = {};

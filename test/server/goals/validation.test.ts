@@ -82,6 +82,17 @@ test('PATCH refuses the same invalid fields and changes nothing, not even the va
   assert.equal((await anna.get('/api/goals')).text, before);
 });
 
+test('PATCH checks the body before the id: a bad field is 400 for a missing, a non-numeric or another user\'s goal', async () => {
+  const ben = await steady.register('ben@example.com');
+  const bens = (await ben.post('/api/goals', { name: 'Ben runs' })).body.id as string;
+  for (const id of ['999999', 'abc', bens]) {
+    const response = await anna.patch(`/api/goals/${id}`, { daily: 'x' });
+    assert.equal(response.status, 400, id);
+    assert.deepEqual(response.body, { error: 'daily must be a finite number greater than 0', code: 'invalid_goal' }, id);
+  }
+  assert.equal((await anna.patch('/api/goals/999999', { daily: 2 })).status, 404, 'a good body reaches the id check');
+});
+
 test('a float too large for a double (1e400) is not a finite number', async () => {
   const response = await anna.post('/api/goals', '{"name":"Big","daily":1e400}');
   assert.equal(response.status, 400);
@@ -101,6 +112,10 @@ test('the limits themselves are accepted', async () => {
   assert.equal(Object.keys(response.body.sets).length, 3660);
   assert.deepEqual(response.body.sets['2026-01-15'], Array(1000).fill(-1e9));
   assert.deepEqual((await anna.patch(`/api/goals/${response.body.id}`, { days: 1, daily: 5e-324, sets: { '2000-02-29': [] } })).body, { ok: true });
+  const listed = await anna.get('/api/goals');
+  const patched = listed.body.find((goal: { id: string }) => goal.id === response.body.id);
+  assert.deepEqual([patched.daily, patched.days, patched.sets], [5e-324, 1, { '2000-02-29': [] }]);
+  assert.ok(listed.text.includes('"sets":{"2000-02-29":[]}'), 'a date with no amounts is kept as an empty array');
   assert.equal((await anna.delete(`/api/goals/${response.body.id}`)).status, 200);
 });
 

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Kysely } from 'kysely';
+import { migrateToLatest } from '../../../src/server/db/migrate.js';
+import { type DatabaseHandle, openDatabase } from '../../../src/server/db/open.js';
+import { precompiled } from '../../../src/server/db/precompiled.js';
+import type { Database } from '../../../src/server/db/schema.js';
+import { parseDatabaseUrl } from '../../../src/server/config.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+
+let testDb: TestDatabase;
+let database: DatabaseHandle;
+let ids: { anna: number; ben: number };
+before(async () => {
+  testDb = await createTestDatabase();
+  database = openDatabase(parseDatabaseUrl(testDb.url));
+  await migrateToLatest(database.db, database.dialect);
+  const insert = (email: string) =>
+    database.db
+      .insertInto('users')
+      .values({ email, password_hash: 'not a hash', name: email, locale: 'en', created_at: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  ids = { anna: (await insert('anna@example.com')).id, ben: (await insert('ben@example.com')).id };
+});
+after(async () => {
+  await database.close();
+  await testDb.drop();
+});
+
+test('values are bound by name, whatever the order of the keys or of their first use in the SQL', async () => {
+  // The SQL uses `id` before `email`; the objects below name them the other way round.
+  const userQuery = precompiled((db: Kysely<Database>, p: { email: string; id: number }) =>
+    db.selectFrom('users').select(['id', 'email']).where('id', '=', p.id).where('email', '=', p.email),
+  );
+  const { db } = database;
+  assert.deepEqual(await userQuery(db, { email: 'ben@example.com', id: ids.ben }), [{ id: ids.ben, email: 'ben@example.com' }]);
+  assert.deepEqual(await userQuery(db, { email: 'anna@example.com', id: ids.anna }), [{ id: ids.anna, email: 'anna@example.com' }]);
+  assert.deepEqual(await userQuery(db, { email: 'anna@example.com', id: ids.ben }), []);
+});
+
+test('a value in the built query that is not one of the placeholders is refused, not baked in', async () => {
+  const fixedQuery = precompiled((db: Kysely<Database>, p: { email: string }) =>
+    db.selectFrom('users').select('id').where('email', '=', p.email).where('locale', '=', 'en'),
+  );
+  await assert.rejects(fixedQuery(database.db, { email: 'anna@example.com' }), {
+    message: 'precompiled query has a value that is not a parameter: en',
+  });
+});
