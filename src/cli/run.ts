@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
+import { pino } from 'pino';
 import { listUsers } from '../server/accounts/store.js';
 import { systemClock } from '../server/clock.js';
 import { type Config, ConfigError, loadConfig } from '../server/config.js';
-import { migrateToLatest } from '../server/db/migrate.js';
-import { type DatabaseHandle, openDatabase } from '../server/db/open.js';
+import type { AppDeps } from '../server/deps.js';
 import { HttpError } from '../server/http/errors.js';
 import { checkedInviteNote } from '../server/invites/note.js';
 import { createInvite, INVITE_LIFETIME_MS } from '../server/invites/service.js';
-import { loadSecretKey } from '../server/secret-key.js';
+import { openServices, type Services } from '../server/services.js';
 
 export const USAGE = `Usage: steady <command> [options]
 
@@ -55,23 +55,22 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliOutp
     throw error;
   }
 
-  let database: DatabaseHandle | undefined;
+  let services: Services | undefined;
   try {
-    database = openDatabase(config.database);
-    const applied = await migrateToLatest(database.db, database.dialect);
-    await work({ config, database, applied, io });
+    // The commands send no mail, and stdout is the operator's: the outbox mailer's log stays silent.
+    services = await openServices(config, { clock: systemClock, log: pino({ level: 'silent' }) });
+    await work({ deps: services.deps, applied: services.applied, io });
     return 0;
   } catch (error) {
     io.err(`steady ${command}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
-    await database?.close();
+    await services?.close();
   }
 }
 
 interface WorkContext {
-  config: Config;
-  database: DatabaseHandle;
+  deps: AppDeps;
   /** Migrations this run applied (every command migrates first, as the server does). */
   applied: string[];
   io: CliOutput;
@@ -84,8 +83,7 @@ const COMMANDS: Record<string, (args: string[]) => Work> = {
   invite(args) {
     const { values } = parseArgs({ args, options: { note: { type: 'string' } }, strict: true, allowPositionals: false });
     const note = checkedInviteNote(values.note);
-    return async ({ config, database, io }) => {
-      const deps = { db: database.db, clock: systemClock, config, secretKey: loadSecretKey(config) };
+    return async ({ deps, io }) => {
       const validUntil = new Date(deps.clock.now() + INVITE_LIFETIME_MS).toISOString();
       const { url } = await createInvite(deps, null, note);
       io.out(`Invite created: single use, valid until ${validUntil}${note === null ? '' : `, note: ${printable(note)}`}`);
@@ -95,8 +93,8 @@ const COMMANDS: Record<string, (args: string[]) => Work> = {
 
   users(args) {
     parseArgs({ args, options: {}, strict: true, allowPositionals: false });
-    return async ({ database, io }) => {
-      const users = await listUsers(database.db);
+    return async ({ deps, io }) => {
+      const users = await listUsers(deps.db);
       if (users.length === 0) {
         io.out('No users yet. Create an invite with: steady invite');
         return;

@@ -2,14 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
-import type { DialectName } from './db/dialect.js';
 import type { Mailer } from './mail/mailer.js';
 
-/** Everything `buildApp` needs from outside; `main.ts` wires the real ones, tests their own. */
+/** Everything `buildApp` needs from outside; `openServices` (services.ts) wires them for every process. */
 export interface AppDeps {
   config: Config;
   db: Kysely<Database>;
-  dialect: DialectName;
   clock: Clock;
   mailer: Mailer;
   /** 32-byte key for encrypting pending invite links (kept outside the database). */

@@ -2,28 +2,15 @@ import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig } from './config.js';
-import { migrateToLatest } from './db/migrate.js';
-import { openDatabase } from './db/open.js';
 import { announceFirstInvite } from './invites/first-invite.js';
-import { createMailer } from './mail/transport.js';
-import { defaultWebRoot } from './paths.js';
-import { loadSecretKey } from './secret-key.js';
+import { openServices } from './services.js';
 
 /** Process entry: config -> database -> app -> listen, and a clean shutdown on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = pino({ level: config.logLevel });
-  const database = openDatabase(config.database);
-  await migrateToLatest(database.db, database.dialect);
-  const deps = {
-    config,
-    db: database.db,
-    dialect: database.dialect,
-    clock: systemClock,
-    mailer: createMailer(config, log),
-    secretKey: loadSecretKey(config),
-    webRoot: defaultWebRoot,
-  };
+  const services = await openServices(config, { clock: systemClock, log });
+  const { deps } = services;
   const app = await buildApp(deps, log);
   await announceFirstInvite(deps, log);
 
@@ -33,7 +20,7 @@ async function main(): Promise<void> {
     closing = true;
     log.info({ signal }, 'shutting down');
     await app.close();
-    await database.close();
+    await services.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

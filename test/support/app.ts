@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { buildApp } from '../../src/server/app.js';
 import { FakeClock } from '../../src/server/clock.js';
 import { loadConfig } from '../../src/server/config.js';
-import { migrateToLatest } from '../../src/server/db/migrate.js';
-import { type DatabaseHandle, openDatabase } from '../../src/server/db/open.js';
 import type { AppDeps } from '../../src/server/deps.js';
-import { smtpMailer } from '../../src/server/mail/transport.js';
 import { createInvite } from '../../src/server/invites/service.js';
+import { openServices } from '../../src/server/services.js';
 import { createTestDatabase } from './database.js';
 import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.js';
 import { TestClient } from './client.js';
@@ -14,13 +13,14 @@ import { TestClient } from './client.js';
 export const ADMIN_EMAIL = 'admin@example.com';
 export const BASE_URL = 'http://steady.test';
 export const PASSWORD = 'correct horse battery';
+/** The SECRET_KEY every test app runs with, so a CLI process given the same key makes invites the app can show. */
+export const TEST_SECRET_KEY = '07'.repeat(32);
 
 export interface TestApp {
   app: FastifyInstance;
   deps: AppDeps;
   clock: FakeClock;
   smtp: SmtpReceiver;
-  database: DatabaseHandle;
   /** A client without a session. */
   client(): TestClient;
   /** A new invite token made by the operator (as `steady invite` does). */
@@ -31,8 +31,9 @@ export interface TestApp {
 }
 
 /**
- * The production `buildApp` on a fresh database (SQLite file, or PostgreSQL with TEST_DB=postgres), a fake clock
- * and a real SMTP receiver. `env` overrides environment variables as an operator would set them.
+ * The production wiring (`openServices`, `buildApp`) on a fresh database (SQLite file, or PostgreSQL with
+ * TEST_DB=postgres), a fake clock and a real SMTP receiver as SMTP_URL. `env` overrides environment variables as
+ * an operator would set them.
  */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
@@ -43,21 +44,17 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     BASE_URL,
     ADMIN_EMAIL,
     SMTP_URL: smtp.url,
+    SECRET_KEY: TEST_SECRET_KEY,
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const database = openDatabase(config.database);
-  await migrateToLatest(database.db, database.dialect);
   const clock = new FakeClock();
-  const deps: AppDeps = {
-    config,
-    db: database.db,
-    dialect: database.dialect,
+  const services = await openServices(config, {
     clock,
-    mailer: smtpMailer(config.smtpUrl ?? smtp.url, config.mailFrom),
-    secretKey: Buffer.alloc(32, 7),
+    log: pino({ level: config.logLevel }),
     webRoot: `${testDb.dataDir}/no-web-build`,
-  };
+  });
+  const { deps } = services;
   const app = await buildApp(deps);
   await app.ready();
 
@@ -66,7 +63,6 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     deps,
     clock,
     smtp,
-    database,
     client: () => new TestClient(app, config.baseUrl),
     inviteToken: async () => (await createInvite(deps, null, null)).token,
     async register(email, options = {}) {
@@ -82,7 +78,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     },
     async close() {
       await app.close();
-      await database.close();
+      await services.close();
       await smtp.close();
       await testDb.drop();
     },

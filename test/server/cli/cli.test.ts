@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { projectRoot } from '../../../src/server/paths.js';
-import { createTestApp, PASSWORD } from '../../support/app.js';
+import { createTestApp, PASSWORD, TEST_SECRET_KEY } from '../../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
-/** The key `createTestApp` uses, so invites made by the CLI open in the test app too. */
-const SECRET_KEY = '07'.repeat(32);
 const BASE_URL = 'http://steady.test';
 
 interface CliRun {
@@ -35,7 +33,14 @@ let env: Record<string, string>;
 
 before(async () => {
   database = await createTestDatabase();
-  env = { DATABASE_URL: database.url, DATA_DIR: database.dataDir, BASE_URL, SECRET_KEY, LOG_LEVEL: 'silent' };
+  env = {
+    DATABASE_URL: database.url,
+    DATA_DIR: database.dataDir,
+    BASE_URL,
+    // The test app's key, so invites made by the CLI open in the test app too.
+    SECRET_KEY: TEST_SECRET_KEY,
+    LOG_LEVEL: 'silent',
+  };
 });
 after(() => database.drop());
 

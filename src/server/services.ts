@@ -1,0 +1,48 @@
+import type { Logger } from 'pino';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { migrateToLatest } from './db/migrate.js';
+import { openDatabase } from './db/open.js';
+import type { AppDeps } from './deps.js';
+import { createMailer } from './mail/transport.js';
+import { defaultWebRoot } from './paths.js';
+import { loadSecretKey } from './secret-key.js';
+
+export interface ServiceOptions {
+  clock: Clock;
+  /** Where the outbox mailer (no SMTP_URL) names the mails it writes. */
+  log: Logger;
+  /** The built web app; tests and the bench point it at a missing folder to get the placeholder page. */
+  webRoot?: string;
+}
+
+export interface Services {
+  deps: AppDeps;
+  /** Migrations this start applied (the CLI's `migrate` reports them). */
+  applied: string[];
+  /** Closes the database; the mailer holds nothing open between mails. */
+  close(): Promise<void>;
+}
+
+/**
+ * The one wiring of the outside world that the server, the CLI, the tests and the bench all run: open and
+ * migrate the database, load (or create) the secret key, pick the mailer from the configuration.
+ */
+export async function openServices(config: Config, options: ServiceOptions): Promise<Services> {
+  const database = openDatabase(config.database);
+  try {
+    const applied = await migrateToLatest(database.db, database.dialect);
+    const deps: AppDeps = {
+      config,
+      db: database.db,
+      clock: options.clock,
+      mailer: createMailer(config, options.log),
+      secretKey: loadSecretKey(config),
+      webRoot: options.webRoot ?? defaultWebRoot,
+    };
+    return { deps, applied, close: () => database.close() };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
