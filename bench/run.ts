@@ -1,4 +1,5 @@
-// `npm run bench`: GET /api/goals (10 goals x 90 dates x 3 amounts) against a bare Fastify hello route.
+// `npm run bench`: GET /api/goals of the user bench/server.ts seeds (10 goals x 90 dates x 3 amounts) against a
+// bare Fastify hello route.
 // The server runs in a child process (bench/server.ts) so the load generator does not steal its event loop; both
 // talk over loopback only. Fails (exit 1) when GET /api/goals reaches less than a quarter of the hello route's
 // rate. The routes are measured in alternating short rounds, so a busy machine slows all of them alike instead
@@ -24,6 +25,8 @@ interface ServerInfo {
   naive: string;
   uncached: string;
   cookie: string;
+  /** What the server seeded: the goal list must show exactly this. */
+  seed: { goals: number; dates: number; amountsPerDate: number };
 }
 
 interface Target {
@@ -106,15 +109,20 @@ async function checkAnswers(info: ServerInfo): Promise<void> {
   const fetchJson = async (url: string) => {
     const response = await fetch(url, { headers: { cookie: info.cookie } });
     assert.equal(response.status, 200, url);
-    return { type: response.headers.get('content-type'), body: (await response.json()) as Array<{ sets: object }> };
+    const body = (await response.json()) as Array<{ sets: Record<string, number[]> }>;
+    return { type: response.headers.get('content-type'), body };
   };
   const goals = await fetchJson(info.goals);
   const naive = await fetchJson(info.naive);
   const uncached = await fetchJson(info.uncached);
   assert.equal(goals.type, 'application/json; charset=utf-8');
   assert.deepEqual(uncached.body, goals.body);
-  assert.equal(goals.body.length, 10);
-  assert.equal(Object.keys(goals.body[0]!.sets).length, 90);
+  assert.equal(goals.body.length, info.seed.goals);
+  for (const goal of goals.body) {
+    const days = Object.values(goal.sets);
+    assert.equal(days.length, info.seed.dates);
+    assert.ok(days.every((amounts) => amounts.length === info.seed.amountsPerDate));
+  }
   assert.deepEqual(goals.body, naive.body);
   console.log(`GET /api/goals answers ${goals.body.length} goals, ${JSON.stringify(goals.body).length} bytes`);
 }

@@ -1,7 +1,6 @@
 // The benchmark's server process (started by bench/run.ts, never on its own): the real app on a temporary SQLite
-// file with one seeded user, plus a bare Fastify hello route as the yardstick. Prints one JSON line with the URLs
-// and the session cookie, then serves until its parent ends it.
-import { randomBytes } from 'node:crypto';
+// file with one seeded user, plus a bare Fastify hello route as the yardstick. Prints one JSON line with the URLs,
+// the session cookie and the seed, then serves until its parent ends it.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,15 +9,13 @@ import { pino } from 'pino';
 import { buildApp } from '../src/server/app.js';
 import { systemClock } from '../src/server/clock.js';
 import { loadConfig } from '../src/server/config.js';
-import { migrateToLatest } from '../src/server/db/migrate.js';
-import { openDatabase } from '../src/server/db/open.js';
-import type { AppDeps } from '../src/server/deps.js';
 import { goalListJson } from '../src/server/goals/serialize.js';
 import { listGoals } from '../src/server/goals/store.js';
 import { createInvite } from '../src/server/invites/service.js';
-import { outboxMailer } from '../src/server/mail/transport.js';
+import { openServices } from '../src/server/services.js';
 
-export const SEED = { goals: 10, dates: 90, amountsPerDate: 3 } as const;
+/** What the seeded user gets; printed in the info line so run.ts checks the answers against it. */
+const SEED = { goals: 10, dates: 90, amountsPerDate: 3 };
 const ORIGIN = 'http://127.0.0.1';
 
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'steady-bench-'));
@@ -28,18 +25,14 @@ const config = loadConfig({
   BASE_URL: ORIGIN,
   LOG_LEVEL: 'silent',
 });
-const database = openDatabase(config.database);
-await migrateToLatest(database.db, database.dialect);
-const log = pino({ level: 'silent' });
-const deps: AppDeps = {
-  config,
-  db: database.db,
-  dialect: database.dialect,
+// No SMTP_URL and no SECRET_KEY: mails go to the temporary outbox and the key file is made there, as on a first
+// start.
+const services = await openServices(config, {
   clock: systemClock,
-  mailer: outboxMailer(path.join(dataDir, 'outbox'), log),
-  secretKey: randomBytes(32),
+  log: pino({ level: 'silent' }),
   webRoot: path.join(dataDir, 'no-web-build'),
-};
+});
+const { deps } = services;
 const app = await buildApp(deps);
 
 // The approach the real route avoids, for comparison: parse every goal's sets and let Fastify stringify it all.
@@ -75,12 +68,13 @@ console.log(
     naive: `${appAddress}/api/bench/naive-goals`,
     uncached: `${appAddress}/api/bench/uncached-goals`,
     cookie,
+    seed: SEED,
   }),
 );
 
 const shutdown = async () => {
   await Promise.allSettled([app.close(), hello.close()]);
-  await database.close();
+  await services.close();
   await fs.rm(dataDir, { recursive: true, force: true });
   process.exit(0);
 };
