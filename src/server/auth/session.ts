@@ -30,20 +30,12 @@ export interface SessionContext {
   secure: boolean;
 }
 
-export interface AuthenticatedUser {
-  id: number;
-  email: string;
-  name: string;
-  locale: string;
-  sessionId: number;
-}
+/** The logged-in user of a request: `{ id, email, name, locale }`. */
+export type AuthenticatedUser = store.SessionUser;
 
-/**
- * Starts a new session and remember-me token for `userId` and sets both cookies.
- * Returns the new session's token hash.
- */
-export async function startSession(ctx: SessionContext, reply: FastifyReply, userId: number): Promise<string> {
-  const tokenHash = await issueSessionCookie(ctx, reply, userId);
+/** Starts a new session and remember-me token for `userId` and sets both cookies. */
+export async function startSession(ctx: SessionContext, reply: FastifyReply, userId: number): Promise<void> {
+  await issueSessionCookie(ctx, reply, userId);
   const selector = randomToken(16);
   const validator = randomToken();
   await store.insertRememberToken(ctx.db, {
@@ -54,7 +46,6 @@ export async function startSession(ctx: SessionContext, reply: FastifyReply, use
     expiresAt: ctx.now + REMEMBER_LIFETIME_MS,
   });
   setRememberCookie(ctx, reply, { selector, validator });
-  return tokenHash;
 }
 
 /**
@@ -72,7 +63,7 @@ export async function resolveUser(
   const sessionToken = request.cookies[names.session];
   if (isHexToken(sessionToken)) {
     const found = await store.findSessionUser(ctx.db, sha256Hex(sessionToken), ctx.now);
-    if (found) return toAuthenticatedUser(found);
+    if (found) return found;
   }
 
   const remember = parseRememberCookie(request.cookies[names.remember]);
@@ -94,10 +85,9 @@ export async function resolveUser(
     expiresAt: ctx.now + REMEMBER_LIFETIME_MS,
   });
   if (!rotated) return null;
-  const newSessionHash = await issueSessionCookie(ctx, reply, token.user_id);
+  await issueSessionCookie(ctx, reply, token.user_id);
   setRememberCookie(ctx, reply, { selector: remember.selector, validator });
-  const found = await store.findSessionUser(ctx.db, newSessionHash, ctx.now);
-  return found ? toAuthenticatedUser(found) : null;
+  return { id: token.user_id, email: token.email, name: token.name, locale: token.locale };
 }
 
 /** Ends the request's session and remember-me token server-side and clears both cookies. */
@@ -116,12 +106,11 @@ export function endAllSessions(db: Kysely<Database>, userId: number): Promise<vo
   return store.deleteAllUserLogins(db, userId);
 }
 
-async function issueSessionCookie(ctx: SessionContext, reply: FastifyReply, userId: number): Promise<string> {
+async function issueSessionCookie(ctx: SessionContext, reply: FastifyReply, userId: number): Promise<void> {
   const sessionToken = randomToken();
   const tokenHash = sha256Hex(sessionToken);
   await store.insertSession(ctx.db, { tokenHash, userId, now: ctx.now, expiresAt: ctx.now + SESSION_LIFETIME_MS });
   reply.setCookie(cookieNames(ctx.secure).session, sessionToken, cookieOptions(ctx.secure, SESSION_LIFETIME_MS));
-  return tokenHash;
 }
 
 function setRememberCookie(ctx: SessionContext, reply: FastifyReply, token: { selector: string; validator: string }): void {
@@ -137,8 +126,4 @@ function parseRememberCookie(value: string | undefined): { selector: string; val
   const [selector, validator, ...rest] = (value ?? '').split('.');
   if (rest.length > 0 || !isHexToken(selector, 32) || !isHexToken(validator)) return null;
   return { selector, validator };
-}
-
-function toAuthenticatedUser(found: store.SessionUser): AuthenticatedUser {
-  return { id: found.userId, email: found.email, name: found.name, locale: found.locale, sessionId: found.sessionId };
 }

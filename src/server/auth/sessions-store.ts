@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { precompiled } from '../db/precompiled.js';
 import type { Database } from '../db/schema.js';
 
+/** The user a session or remember-me token belongs to, as requests see it. */
 export interface SessionUser {
-  sessionId: number;
-  userId: number;
+  id: number;
   email: string;
   name: string;
   locale: string;
@@ -27,7 +27,7 @@ const sessionUserQuery = precompiled((db: Kysely<Database>, p: { tokenHash: stri
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id as sessionId', 'users.id as userId', 'users.email', 'users.name', 'users.locale'])
+    .select(['users.id', 'users.email', 'users.name', 'users.locale'])
     .where('sessions.token_hash', '=', p.tokenHash)
     .where('sessions.expires_at', '>', p.now),
 );
@@ -58,12 +58,23 @@ export async function insertRememberToken(
   await db.deleteFrom('remember_tokens').where('user_id', '=', row.userId).where('expires_at', '<=', row.now).execute();
 }
 
+/** The token behind a remember-me selector, with its user, so a rotation needs no second lookup. */
 export async function findRememberToken(db: Kysely<Database>, selector: string) {
   return db
     .selectFrom('remember_tokens')
-    // `created_at` is moved forward on every rotation, so it tells when the current validator was issued.
-    .select(['id', 'validator_hash', 'user_id', 'created_at as issued_at', 'expires_at'])
-    .where('selector', '=', selector)
+    .innerJoin('users', 'users.id', 'remember_tokens.user_id')
+    .select([
+      'remember_tokens.id',
+      'remember_tokens.validator_hash',
+      'remember_tokens.user_id',
+      // `created_at` is moved forward on every rotation, so it tells when the current validator was issued.
+      'remember_tokens.created_at as issued_at',
+      'remember_tokens.expires_at',
+      'users.email',
+      'users.name',
+      'users.locale',
+    ])
+    .where('remember_tokens.selector', '=', selector)
     .executeTakeFirst();
 }
 

@@ -48,13 +48,16 @@ describe('sessions and remember-me', () => {
 
   it('an expired session with a valid remember-me cookie gets a fresh session and a rotated remember-me cookie', async (t) => {
     const steady = await withApp(t);
-    const anna = await steady.register('anna@example.com');
+    const anna = await steady.register('anna@example.com', { name: 'Anna' });
+    assert.equal((await anna.patch('/api/me', { locale: 'pl' })).status, 200);
+    const { id } = (await anna.get('/api/me')).body;
     const before = anna.clone();
     steady.clock.advance(DAY);
 
     const me = await anna.get('/api/me');
     assert.equal(me.status, 200);
-    assert.equal(me.body.email, 'anna@example.com');
+    // The user comes with the remember-me token; every field must be the stored one.
+    assert.deepEqual(me.body, { ok: true, email: 'anna@example.com', id, name: 'Anna', locale: 'pl', is_admin: false });
     assert.deepEqual(me.setCookies.map((line) => line.split('=')[0]).sort(), [REMEMBER, SESSION]);
     assert.notEqual(anna.cookies.get(SESSION), before.cookies.get(SESSION));
     assert.notEqual(anna.cookies.get(REMEMBER), before.cookies.get(REMEMBER));
