@@ -7,7 +7,7 @@ import { installAuth } from './auth/plugin.js';
 import type { AppDeps } from './deps.js';
 import { goalRoutes } from './goals/routes.js';
 import { installCsrfGuard } from './http/csrf.js';
-import { answerFrameworkError, installErrorHandling } from './http/error-handler.js';
+import { frameworkErrorAnswer, installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { inviteRoutes } from './invites/routes.js';
@@ -26,7 +26,7 @@ export async function buildApp(deps: AppDeps, loggerInstance?: FastifyBaseLogger
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     // Malformed URLs are refused before routing; this keeps even that answer in our `{ error, code }` shape.
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: frameworkErrorAnswer(deps.config.secureCookies),
     // Types are checked, never coerced: "5" is not a number (spec: no type coercion).
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -1,13 +1,23 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorBody, HttpError } from './errors.js';
+import { apiHeaders } from './security-headers.js';
+
+/** How one of Fastify's own client errors is answered; status and message default to Fastify's. */
+interface ClientErrorAnswer {
+  status?: number;
+  code: string;
+  message?: string;
+}
+
+const INVALID_JSON: ClientErrorAnswer = { code: 'invalid_json', message: 'Request body is not valid JSON' };
 
 /** Fastify's own client errors (body parsing, size, media type) mapped to our stable codes. */
-const FASTIFY_CODES: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: 'body_too_large',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_body',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_body',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+const FASTIFY_ERRORS: Record<string, ClientErrorAnswer> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'body_too_large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Request body must be application/json' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_body' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_body' },
+  FST_ERR_CTP_INVALID_JSON_BODY: INVALID_JSON,
 };
 
 /**
@@ -22,14 +32,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (error.validation) {
       return reply.code(400).send(body(describeValidationError(error), 'invalid_input'));
     }
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(415).send(body('Request body must be application/json', 'unsupported_media_type'));
-    }
-    const status = error.statusCode ?? 500;
+    const known = FASTIFY_ERRORS[error.code] ?? (error instanceof SyntaxError ? INVALID_JSON : undefined);
+    const status = known?.status ?? error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const code = FASTIFY_CODES[error.code] ?? (error instanceof SyntaxError ? 'invalid_json' : 'bad_request');
-      const message = code === 'invalid_json' ? 'Request body is not valid JSON' : error.message;
-      return reply.code(status).send(body(message, code));
+      return reply.code(status).send(body(known?.message ?? error.message, known?.code ?? 'bad_request'));
     }
     request.log.error({ err: error }, 'unexpected failure');
     return reply.code(500).send(body('Internal server error', 'internal'));
@@ -40,14 +46,16 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 }
 
-/** Errors Fastify raises before routing (a malformed percent-encoding in the path, an over-long parameter). */
-export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  reply
-    .code(status)
-    .header('x-content-type-options', 'nosniff')
-    .header('cache-control', 'no-store')
-    .send(body('The request URL is not valid', 'bad_request'));
+/**
+ * The answer to errors Fastify raises before routing (a malformed percent-encoding in the path, an over-long
+ * parameter). No hook has run yet, so the API headers are set here.
+ */
+export function frameworkErrorAnswer(secure: boolean) {
+  const headers = apiHeaders(secure);
+  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+    reply.code(status).headers(headers).send(body('The request URL is not valid', 'bad_request'));
+  };
 }
 
 function body(error: string, code: string): ErrorBody {

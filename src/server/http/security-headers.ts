@@ -38,9 +38,14 @@ export function securityHeaders(secure: boolean): Record<string, string> {
   };
 }
 
+/** The headers of every API answer, also of those given before routing (http/error-handler.ts). */
+export function apiHeaders(secure: boolean): Record<string, string> {
+  return { ...securityHeaders(secure), 'cache-control': 'no-store' };
+}
+
 export function installSecurityHeaders(app: FastifyInstance, secure: boolean): void {
   const everywhere = securityHeaders(secure);
-  const api = { ...everywhere, 'cache-control': 'no-store' };
+  const api = apiHeaders(secure);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(isApi(request.url) ? api : everywhere);
     done();

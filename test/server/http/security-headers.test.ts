@@ -30,12 +30,14 @@ describe('security headers', () => {
       ['PATCH /api/me 403', await anna.patch('/api/me', { name: 'X' }, { origin: 'http://evil.example' })],
       ['GET /api/unknown 404', await anna.get('/api/unknown?x=1')],
       ['POST /api/login invalid JSON', await anna.post('/api/login', '{')],
+      ['GET /api/%zz malformed URL', await anna.get('/api/%zz')],
+      ['GET /%E0%A4%A malformed URL', await anna.get('/%E0%A4%A')],
     ];
     for (const [label, answer] of answers) {
       assertSecurityHeaders(answer, label);
       assert.equal(answer.headers['cache-control'], 'no-store', label);
     }
-    assert.deepEqual(answers.map(([, a]) => a.status), [200, 401, 400, 403, 404, 400]);
+    assert.deepEqual(answers.map(([, a]) => a.status), [200, 401, 400, 403, 404, 400, 400, 400]);
   });
 
   it('GET / and GET /?invite=abc serve the HTML page (placeholder without a build) with the same headers', async () => {
