@@ -9,6 +9,7 @@ import { amountOn, formatDateKey, type GoalSets, parseDateKey } from './goal.js'
 /** The parts of a goal the maths needs (the API's Goal has more). */
 export interface GoalProgressInput {
   daily: number;
+  /** At least 1, as every goal the API answers has (`isDayCount`). */
   days: number;
   /** `YYYY-MM-DD HH:MM:SS` (or any string starting with a date): only the calendar date counts. */
   start: string;
@@ -46,13 +47,13 @@ export function startDateKey(goal: Pick<GoalProgressInput, 'start'>): string {
 
 /** The last calendar date of the goal (inclusive). */
 export function endDateKey(goal: Pick<GoalProgressInput, 'start' | 'days'>): string {
-  return addDays(startDateKey(goal), Math.max(goal.days, 1) - 1);
+  return addDays(startDateKey(goal), goal.days - 1);
 }
 
 /** Every calendar date of the goal, first to last. */
 export function goalDateKeys(goal: Pick<GoalProgressInput, 'start' | 'days'>): string[] {
   const first = startDateKey(goal);
-  return Array.from({ length: Math.max(goal.days, 0) }, (_, index) => addDays(first, index));
+  return Array.from({ length: goal.days }, (_, index) => addDays(first, index));
 }
 
 /** Sum of the amounts logged on `key`; floating-point noise (0.1 + 0.2) is rounded away. */
@@ -101,17 +102,15 @@ export function dayState(goal: GoalProgressInput, key: string, today: string): D
  * Days after today never count.
  */
 export function streaks(goal: GoalProgressInput, today: string): { current: number; best: number } {
-  let best = 0;
-  let run = 0;
-  const keys = goalDateKeys(goal).filter((key) => key <= today);
-  for (const key of keys) {
-    run = isMet(dayTotal(goal.sets, key), goal.daily) ? run + 1 : 0;
-    best = Math.max(best, run);
+  const todayIndex = daysBetween(startDateKey(goal), today);
+  // runs[i]: the met days in a row that end on goal day i (day 0 is the start date), up to today.
+  const runs: number[] = [];
+  for (const key of goalDateKeys(goal).slice(0, Math.max(todayIndex + 1, 0))) {
+    runs.push(isMet(dayTotal(goal.sets, key), goal.daily) ? (runs.at(-1) ?? 0) + 1 : 0);
   }
-  const met = (key: string) => isWithinGoal(goal, key) && isMet(dayTotal(goal.sets, key), goal.daily);
-  let current = 0;
-  for (let key = met(today) ? today : addDays(today, -1); met(key); key = addDays(key, -1)) current += 1;
-  return { current, best };
+  // Today's run if today is a met goal day, else yesterday's; an index outside the goal has no run.
+  const current = runs[todayIndex] || runs[todayIndex - 1] || 0;
+  return { current, best: Math.max(0, ...runs) };
 }
 
 /** Quick-log buttons: a few round steps well below the daily target (1, 5, 10, 25 ...) and the target itself. */

@@ -21,7 +21,7 @@ export function canonicalSetsJson(sets: GoalSets): string {
 export function goalJson(goal: GoalRecord): string {
   return (
     `{"id":"${goal.id}","name":${JSON.stringify(goal.name)},"unit":${JSON.stringify(goal.unit)},` +
-    `"daily":${JSON.stringify(Number(goal.daily))},"days":${JSON.stringify(Number(goal.days))},` +
+    `"daily":${JSON.stringify(goal.daily)},"days":${JSON.stringify(goal.days)},` +
     `"start":${JSON.stringify(goal.start)},"sets":${goal.sets_json}}`
   );
 }

@@ -75,11 +75,7 @@ function parseOffsetMinutes(zone: string): number | null {
 }
 
 function utcMillis(clock: WallClock): number {
-  // Date.UTC maps years 0–99 to 19xx; setUTCFullYear does not, so every accepted year means itself.
-  const date = new Date(0);
-  date.setUTCFullYear(clock.year, clock.month - 1, clock.day);
-  date.setUTCHours(clock.hour, clock.minute, clock.second, 0);
-  return date.getTime();
+  return Date.UTC(clock.year, clock.month - 1, clock.day, clock.hour, clock.minute, clock.second);
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

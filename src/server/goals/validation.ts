@@ -92,7 +92,7 @@ function checkedDays(raw: unknown): number {
   return raw;
 }
 
-/** A fresh `sets` object with its dates in ascending order, so the stored JSON is canonical. */
+/** A fresh `sets` object holding only checked dates and amounts (the store orders the dates when it writes). */
 function checkedSets(raw: unknown): GoalSets {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw invalid('sets must be an object of dates to arrays of amounts');
@@ -100,7 +100,7 @@ function checkedSets(raw: unknown): GoalSets {
   const entries = Object.entries(raw);
   if (entries.length > GOAL_LIMITS.setsDatesMax) throw invalid(`sets may hold at most ${GOAL_LIMITS.setsDatesMax} dates`);
   const sets: GoalSets = {};
-  for (const [date, amounts] of entries.sort(([a], [b]) => (a < b ? -1 : 1))) {
+  for (const [date, amounts] of entries) {
     if (!isDateKey(date)) throw invalid(`sets key ${quoted(date)} is not a calendar date YYYY-MM-DD`);
     if (!Array.isArray(amounts)) throw invalid(`sets.${date} must be an array of amounts`);
     if (amounts.length > GOAL_LIMITS.amountsPerDateMax) {

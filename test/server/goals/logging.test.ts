@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { addDays } from '../../../src/common/progress.js';
 import { createTestApp, PASSWORD, TEST_SECRET_KEY, type TestApp } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
 
@@ -142,7 +143,7 @@ test('refusal order: a non-numeric id is 404 before the date is checked; a missi
 test('the caps hold: 1000 amounts per date and 3660 dates per goal', async () => {
   const anna = await newUser();
   const dates: Record<string, number[]> = {};
-  for (let day = 0; day < 3659; day++) dates[new Date(Date.UTC(2000, 0, 1 + day)).toISOString().slice(0, 10)] = [1];
+  for (let day = 0; day < 3659; day++) dates[addDays('2000-01-01', day)] = [1];
   const goal = await createGoal(anna, { sets: { ...dates, '2026-01-15': Array(999).fill(2) } });
 
   assert.equal((await log(anna, goal.id, '2026-01-15', 2)).body.amounts.length, 1000);

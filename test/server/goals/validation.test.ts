@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { addDays } from '../../../src/common/progress.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
 
@@ -15,7 +16,7 @@ after(() => steady.close());
 
 const tenYearsOfDates = (count: number) => {
   const sets: Record<string, number[]> = {};
-  for (let day = 0; day < count; day++) sets[new Date(Date.UTC(2000, 0, 1 + day)).toISOString().slice(0, 10)] = [1];
+  for (let day = 0; day < count; day++) sets[addDays('2000-01-01', day)] = [1];
   return sets;
 };
 
