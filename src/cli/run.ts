@@ -6,7 +6,7 @@ import { type Config, ConfigError, loadConfig } from '../server/config.js';
 import type { AppDeps } from '../server/deps.js';
 import { HttpError } from '../server/http/errors.js';
 import { checkedInviteNote } from '../server/invites/note.js';
-import { createInvite, INVITE_LIFETIME_MS } from '../server/invites/service.js';
+import { createInvite } from '../server/invites/service.js';
 import { openServices, type Services } from '../server/services.js';
 
 export const USAGE = `Usage: steady <command> [options]
@@ -84,8 +84,8 @@ const COMMANDS: Record<string, (args: string[]) => Work> = {
     const { values } = parseArgs({ args, options: { note: { type: 'string' } }, strict: true, allowPositionals: false });
     const note = checkedInviteNote(values.note);
     return async ({ deps, io }) => {
-      const validUntil = new Date(deps.clock.now() + INVITE_LIFETIME_MS).toISOString();
-      const { url } = await createInvite(deps, null, note);
+      const { url, expiresAt } = await createInvite(deps, null, note);
+      const validUntil = new Date(expiresAt).toISOString();
       io.out(`Invite created: single use, valid until ${validUntil}${note === null ? '' : `, note: ${printable(note)}`}`);
       io.out(url);
     };

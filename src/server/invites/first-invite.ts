@@ -1,6 +1,6 @@
 import { countUsers } from '../accounts/store.js';
 import type { AppDeps } from '../deps.js';
-import { createInvite, INVITE_LIFETIME_MS } from './service.js';
+import { createInvite } from './service.js';
 import { findNewestPendingOperatorInvite } from './store.js';
 import { unsealInviteUrl } from './view.js';
 
@@ -19,13 +19,15 @@ export type FirstInviteDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'secretK
  */
 export async function announceFirstInvite(deps: FirstInviteDeps, log: AnnounceLog): Promise<string | null> {
   if ((await countUsers(deps.db)) > 0) return null;
-  const now = deps.clock.now();
-  const existing = await findNewestPendingOperatorInvite(deps.db, now);
-  const reused = existing ? unsealInviteUrl(deps, existing.token_encrypted) : null;
-  const url = reused ?? (await createInvite(deps, null, null)).url;
-  const validUntil = new Date(reused !== null && existing ? existing.expires_at : now + INVITE_LIFETIME_MS).toISOString();
+  const existing = await findNewestPendingOperatorInvite(deps.db, deps.clock.now());
+  const reusedUrl = existing ? unsealInviteUrl(deps, existing.token_encrypted) : null;
+  const { url, expiresAt } =
+    existing && reusedUrl !== null
+      ? { url: reusedUrl, expiresAt: existing.expires_at }
+      : await createInvite(deps, null, null);
+  const validUntil = new Date(expiresAt).toISOString();
   log.warn(
-    { inviteUrl: url, validUntil, reused: reused !== null },
+    { inviteUrl: url, validUntil, reused: reusedUrl !== null },
     `No users yet. Register the first account with this single-use invite (valid until ${validUntil}): ${url}`,
   );
   return url;

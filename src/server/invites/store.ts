@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { type InviteStatus, inviteStatus } from './view.js';
 
 export async function insertInvite(
   db: Kysely<Database>,
@@ -53,19 +54,20 @@ export async function findNewestPendingOperatorInvite(db: Kysely<Database>, now:
     .executeTakeFirst();
 }
 
-export type InviteState = 'pending' | 'unknown' | 'used' | 'expired';
+export type InviteState = InviteStatus | 'unknown';
 export type ClaimResult = { ok: true; inviteId: number } | { ok: false; reason: Exclude<InviteState, 'pending'> };
 
-/** What registering with this token would meet now; read-only, for refusing early before any costly work. */
+/**
+ * What registering with this token would meet now; read-only, for refusing early before any costly work. The
+ * state itself comes from `inviteStatus`, the same rule the invite list shows.
+ */
 export async function inviteState(db: Kysely<Database>, tokenHash: string, now: number): Promise<InviteState> {
   const invite = await db
     .selectFrom('invites')
     .select(['used_at', 'expires_at'])
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
-  if (!invite) return 'unknown';
-  if (invite.used_at !== null) return 'used';
-  return invite.expires_at > now ? 'pending' : 'expired';
+  return invite ? inviteStatus(invite, now) : 'unknown';
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { AppDeps } from '../deps.js';
 import { open } from './secret-box.js';
-import { inviteUrl } from './service.js';
 import type { InviteListRow } from './store.js';
 
 export type InviteStatus = 'pending' | 'used' | 'expired';
@@ -16,7 +15,11 @@ export interface InviteView {
   used_by_email: string | null;
 }
 
-/** Spec §3 rule 1: used wins over expired; an invite expires at the very millisecond of `expires_at`. */
+export function inviteUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}/?invite=${token}`;
+}
+
+/** The one place an invite's state is derived (the list, registration). Spec §3 rule 1: used wins over expired; an invite expires at the very millisecond of `expires_at`. */
 export function inviteStatus(invite: { used_at: number | null; expires_at: number }, now: number): InviteStatus {
   if (invite.used_at !== null) return 'used';
   return invite.expires_at <= now ? 'expired' : 'pending';
