@@ -1,6 +1,6 @@
 /** E-mail rules shared by server and web app. */
 
-export const MAX_EMAIL_LENGTH = 254;
+import { LIMITS } from './limits.js';
 
 /**
  * A pragmatic check (the WHATWG `input type=email` rule plus a dot in the domain): one `@`, a local part of
@@ -11,7 +11,7 @@ const EMAIL_PATTERN =
 
 export function isValidEmail(value: string): boolean {
   const trimmed = value.trim();
-  return trimmed.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(trimmed);
+  return trimmed.length <= LIMITS.emailMax && EMAIL_PATTERN.test(trimmed);
 }
 
 /** Addresses are compared trimmed and case-insensitively everywhere, so they are stored this way. */

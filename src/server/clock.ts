@@ -16,10 +16,6 @@ export class FakeClock implements Clock {
   advance(ms: number): void {
     this.current += ms;
   }
-
-  set(ms: number): void {
-    this.current = ms;
-  }
 }
 
 export const SECOND = 1000;

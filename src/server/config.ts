@@ -27,6 +27,11 @@ export interface Config {
   logLevel: string;
 }
 
+/** Administrator rights are not stored: an account is the administrator when its e-mail is ADMIN_EMAIL. */
+export function isAdmin(config: Pick<Config, 'adminEmail'>, email: string): boolean {
+  return config.adminEmail !== null && normalizeEmail(email) === config.adminEmail;
+}
+
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
 /** A bad environment variable: the message names it, and `main` prints it as one line and exits. */

@@ -9,6 +9,7 @@ import { addressThrottleKey } from '../auth/client-address.js';
 import { spendAttempt } from '../auth/throttle.js';
 import { sha256Hex } from '../auth/tokens.js';
 import { isUniqueViolation } from '../db/dialect.js';
+import { isAdmin } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import { badRequest, conflict, HttpError } from '../http/errors.js';
 import { Ok, Text } from '../http/schemas.js';
@@ -37,7 +38,6 @@ export const accountRoutes =
   async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const { db, clock, config } = deps;
-    const isAdmin = (email: string) => config.adminEmail !== null && email === config.adminEmail;
 
     app.post(
       '/api/login',
@@ -66,7 +66,7 @@ export const accountRoutes =
     app.get('/api/me', { config: { auth: 'optional' } }, async (request, reply) => {
       const user = request.user;
       if (!user) return reply.code(401).send({ ok: false });
-      return { ok: true, email: user.email, id: user.id, name: user.name, locale: user.locale, is_admin: isAdmin(user.email) };
+      return { ok: true, email: user.email, id: user.id, name: user.name, locale: user.locale, is_admin: isAdmin(config, user.email) };
     });
 
     app.patch(

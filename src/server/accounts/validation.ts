@@ -1,6 +1,6 @@
 import { isValidEmail, normalizeEmail } from '../../common/email.js';
 import { LIMITS } from '../../common/limits.js';
-import { passwordLength } from '../auth/passwords.js';
+import { codePointLength } from '../../common/text.js';
 import { badRequest } from '../http/errors.js';
 
 /** Passwords count as given: eight spaces are a (weak) password, not an empty field. */
@@ -25,7 +25,7 @@ export function checkedEmail(raw: string): string {
 
 /** Enforces 8 to 256 characters; the password itself is never trimmed or altered. */
 export function checkNewPassword(password: string, field = 'password'): void {
-  const length = passwordLength(password);
+  const length = codePointLength(password);
   if (length < LIMITS.passwordMin) {
     throw badRequest('password_too_short', `${field} must have at least ${LIMITS.passwordMin} characters`);
   }
@@ -37,7 +37,7 @@ export function checkNewPassword(password: string, field = 'password'): void {
 /** Trims a display name and enforces its maximum length; an empty result is allowed here. */
 export function checkedDisplayName(raw: string): string {
   const name = raw.trim();
-  if ([...name].length > LIMITS.displayNameMax) {
+  if (codePointLength(name) > LIMITS.displayNameMax) {
     throw badRequest('name_too_long', `name must have at most ${LIMITS.displayNameMax} characters`);
   }
   return name;

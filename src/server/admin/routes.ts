@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { listUsers } from '../accounts/store.js';
 import { currentUser } from '../auth/plugin.js';
+import { isAdmin } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import { forbidden } from '../http/errors.js';
 
@@ -19,7 +20,7 @@ export const adminRoutes =
 
     app.get('/api/admin/users', { schema: { response: { 200: Type.Array(AdminUser) } } }, async (request) => {
       const user = currentUser(request);
-      if (deps.config.adminEmail === null || user.email !== deps.config.adminEmail) {
+      if (!isAdmin(deps.config, user.email)) {
         throw forbidden('forbidden', 'Only the administrator may list users');
       }
       const users = await listUsers(deps.db);

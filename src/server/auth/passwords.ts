@@ -1,8 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
 
-export const MIN_PASSWORD_LENGTH = 8;
-export const MAX_PASSWORD_LENGTH = 256;
-
 /** OWASP / ASVS 5.0 parameters; the library's default algorithm is argon2id (its hashes start `$argon2id$`). */
 const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
@@ -31,9 +28,4 @@ export const DUMMY_PASSWORD_HASH = '$argon2id$v=19$m=19456,t=2,p=1$NUK59oLzXFxxN
 export async function verifyAgainstDummy(password: string): Promise<false> {
   await verifyPassword(DUMMY_PASSWORD_HASH, password);
   return false;
-}
-
-/** Length counted in code points, so an emoji is one character as a user would count it. */
-export function passwordLength(password: string): number {
-  return [...password].length;
 }

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /**
  * The database as the stores see it. Timestamps are integers (Unix milliseconds) so SQLite and PostgreSQL
@@ -91,5 +91,4 @@ export interface GoalsTable {
 }
 
 export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
 export type GoalRow = Selectable<GoalsTable>;

@@ -6,5 +6,4 @@ import { Type } from 'typebox';
  */
 export const Text = (maxLength = 4096) => Type.String({ maxLength });
 
-export const ErrorBody = Type.Object({ error: Type.String(), code: Type.String() });
 export const Ok = Type.Object({ ok: Type.Literal(true) });
