@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { THROTTLE_RULES } from '../../../src/server/auth/throttle.js';
 import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
 
 describe('POST /api/change-password', () => {
@@ -44,6 +45,19 @@ describe('POST /api/change-password', () => {
       assert.deepEqual(answer.body, { error: 'new_password must have at least 8 characters', code: 'password_too_short' });
     }
     assert.equal(await loginStatus('carl@example.com', PASSWORD), 200);
+  });
+
+  it('a too-short new password costs no attempt: after more refusals than the limit, the change still works (decision 0009)', async () => {
+    const emil = await steady.register('emil@example.com');
+    const refusals = 2 * THROTTLE_RULES.changePasswordPerUser.capacity;
+    for (let n = 0; n < refusals; n++) {
+      const answer = await emil.post('/api/change-password', { old_password: PASSWORD, new_password: 'short' });
+      assert.equal(answer.status, 400);
+      assert.equal(answer.body.code, 'password_too_short');
+    }
+    const change = await emil.post('/api/change-password', { old_password: PASSWORD, new_password: 'brand new secret' });
+    assert.equal(change.status, 200);
+    assert.deepEqual(change.body, { ok: true });
   });
 
   it('refuses a wrong old password with 400 wrong_password and keeps the session', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { THROTTLE_RULES } from '../../../src/server/auth/throttle.js';
 import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
 
 const WRONG_CREDENTIALS = { error: 'Wrong e-mail or password', code: 'invalid_credentials' };
@@ -55,6 +56,18 @@ describe('POST /api/login, POST /api/logout, GET /api/me', () => {
     const missing = await client.post('/api/login', { email: 'anna@example.com' });
     assert.equal(missing.status, 400);
     assert.deepEqual(missing.body, { error: 'password is required', code: 'invalid_input' });
+  });
+
+  it('empty fields spend no login attempt: after 30 of them a real login from that address works (decision 0009)', async () => {
+    const client = freshClient();
+    assert.ok(30 > THROTTLE_RULES.loginPerAddress.capacity);
+    for (let n = 0; n < 15; n++) {
+      assert.equal((await client.post('/api/login', { email: '', password: PASSWORD })).status, 400);
+      assert.equal((await client.post('/api/login', { email: 'anna@example.com', password: '' })).status, 400);
+    }
+    const login = await client.post('/api/login', { email: 'anna@example.com', password: PASSWORD });
+    assert.equal(login.status, 200);
+    assert.deepEqual(login.body, { ok: true, email: 'anna@example.com', name: 'Anna' });
   });
 
   it('GET /api/me answers exactly { ok: false } with 401 without a session', async () => {

@@ -56,6 +56,14 @@ describe('PATCH /api/me', () => {
     }
   });
 
+  it('changes name and locale together: answers { ok, name, locale } and stores both (decision 0009)', async () => {
+    const answer = await anna.patch('/api/me', { name: ' Anna Both ', locale: 'de' });
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.body, { ok: true, name: 'Anna Both', locale: 'de' });
+    const stored = await me();
+    assert.deepEqual([stored.name, stored.locale], ['Anna Both', 'de']);
+  });
+
   it('refuses any other locale with 400 invalid_locale and keeps the old one', async () => {
     await anna.patch('/api/me', { locale: 'pl' });
     for (const locale of ['fr', 'EN', 'de-DE', '', ' de']) {
