@@ -10,6 +10,7 @@ import {
   isLoggableAmount,
 } from '../../common/goal.js';
 import { LIMITS } from '../../common/limits.js';
+import { codePointLength } from '../../common/text.js';
 import { badRequest, type HttpError } from '../http/errors.js';
 import { parseStart } from './start.js';
 
@@ -74,7 +75,7 @@ function checkedUnit(raw: unknown): string {
 function checkedText(field: string, raw: unknown, max: number): string {
   if (typeof raw !== 'string') throw invalid(`${field} must be a string`);
   const text = raw.trim();
-  if ([...text].length > max) throw invalid(`${field} must have at most ${max} characters`);
+  if (codePointLength(text) > max) throw invalid(`${field} must have at most ${max} characters`);
   // PostgreSQL's text cannot hold U+0000; refusing it here keeps both engines alike and avoids a 500.
   if (text.includes('\u0000')) throw invalid(`${field} must not contain NUL characters`);
   return text;
