@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts/routes.js';
 import { adminRoutes } from './admin/routes.js';
+import { dataRoutes } from './data/routes.js';
 import { installAuth } from './auth/plugin.js';
 import type { AppDeps } from './deps.js';
 import { goalRoutes } from './goals/routes.js';
@@ -11,6 +12,7 @@ import { frameworkErrorAnswer, installErrorHandling } from './http/error-handler
 import { installJsonBodyParser } from './http/json-body.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { inviteRoutes } from './invites/routes.js';
+import { inviteRevokeRoutes } from './invites/revoke-routes.js';
 import { resetRoutes } from './accounts/reset-routes.js';
 import { webAppRoutes } from './web-app.js';
 
@@ -43,6 +45,8 @@ export async function buildApp(deps: AppDeps, loggerInstance?: FastifyBaseLogger
   await app.register(inviteRoutes(deps));
   await app.register(goalRoutes(deps));
   await app.register(adminRoutes(deps));
+  await app.register(dataRoutes(deps));
+  await app.register(inviteRevokeRoutes(deps));
   await app.register(webAppRoutes(deps));
   return app;
 }

@@ -125,3 +125,34 @@ export async function editGoalSets<T>(
     return { result };
   });
 }
+
+/**
+ * Appends goals (an import) in one transaction: all are stored or none. Ids are new and larger than every existing
+ * one, so the goals follow the caller's existing goals in the list. Kept times are stored as given.
+ */
+export async function insertGoals(
+  db: Kysely<Database>,
+  userId: number,
+  goals: Array<NewGoal & { createdAt: number | null; updatedAt: number | null }>,
+  now: number,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const goal of goals) {
+      await trx
+        .insertInto('goals')
+        .values({
+          user_id: userId,
+          name: goal.name,
+          unit: goal.unit,
+          daily: goal.daily,
+          days: goal.days,
+          start: goal.start,
+          sets_json: canonicalSetsJson(goal.sets),
+          created_at: goal.createdAt ?? now,
+          updated_at: goal.updatedAt ?? goal.createdAt ?? now,
+        })
+        .execute();
+    }
+    await bumpGoalsVersion(trx, userId);
+  });
+}

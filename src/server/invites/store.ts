@@ -93,3 +93,19 @@ export async function claimInvite(trx: Kysely<Database>, tokenHash: string, now:
 export async function recordInviteUser(trx: Kysely<Database>, inviteId: number, userId: number): Promise<void> {
   await trx.updateTable('invites').set({ used_by: userId }).where('id', '=', inviteId).execute();
 }
+
+/**
+ * Ends one of `userId`'s pending invites now: it expires at this millisecond (so it lists as expired and cannot
+ * register) and its sealed link is dropped. False when the creator has no pending invite with this token.
+ */
+export async function revokeInvite(db: Kysely<Database>, userId: number, tokenHash: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('invites')
+    .set({ expires_at: now, token_encrypted: null })
+    .where('token_hash', '=', tokenHash)
+    .where('created_by', '=', userId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
