@@ -3,11 +3,14 @@ import { pino } from 'pino';
 import { listUsers } from '../server/accounts/store.js';
 import { systemClock } from '../server/clock.js';
 import { type Config, ConfigError, loadConfig } from '../server/config.js';
-import type { AppDeps } from '../server/deps.js';
 import { HttpError } from '../server/http/errors.js';
 import { checkedInviteNote } from '../server/invites/note.js';
 import { createInvite } from '../server/invites/service.js';
 import { openServices, type Services } from '../server/services.js';
+import { backupCommand } from './backup.js';
+import { copyCommand } from './copy.js';
+import { resetLinkCommand } from './reset-link.js';
+import type { CliOutput, Work } from './work.js';
 
 export const USAGE = `Usage: steady <command> [options]
 
@@ -15,14 +18,14 @@ Commands:
   invite [--note TEXT]   create a single-use invite, valid for 7 days; its URL is the last line printed
   users                  list the registered users
   migrate                apply pending database migrations (the server also does this at start)
+  backup FILE            write a consistent copy of the live database to FILE (SQLite; pg_dump on PostgreSQL)
+  copy --to DATABASE_URL copy everything into an empty database (SQLite <-> PostgreSQL), ids kept
+  reset-link EMAIL       print a password reset link for the user (for servers without SMTP); the link is the last line
   help                   show this help (also --help, -h)
 
 steady reads the same environment as the server: DATABASE_URL, BASE_URL, SECRET_KEY, DATA_DIR, ...`;
 
-export interface CliOutput {
-  out(line: string): void;
-  err(line: string): void;
-}
+export type { CliOutput } from './work.js';
 
 /** Exit codes: 0 done, 1 the work failed (e.g. the database is unreachable), 2 wrong usage or configuration. */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliOutput): Promise<number> {
@@ -69,15 +72,6 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliOutp
   }
 }
 
-interface WorkContext {
-  deps: AppDeps;
-  /** Migrations this run applied (every command migrates first, as the server does). */
-  applied: string[];
-  io: CliOutput;
-}
-
-type Work = (context: WorkContext) => Promise<void>;
-
 /** Each command checks its arguments before anything is opened and returns the work to do. */
 const COMMANDS: Record<string, (args: string[]) => Work> = {
   invite(args) {
@@ -103,6 +97,10 @@ const COMMANDS: Record<string, (args: string[]) => Work> = {
       for (const line of alignColumns([['ID', 'E-MAIL', 'NAME', 'REGISTERED (UTC)'], ...rows])) io.out(line);
     };
   },
+
+  backup: backupCommand,
+  copy: copyCommand,
+  'reset-link': resetLinkCommand,
 
   migrate(args) {
     parseArgs({ args, options: {}, strict: true, allowPositionals: false });

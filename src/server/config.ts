@@ -25,6 +25,8 @@ export interface Config {
    */
   trustProxy: string[];
   logLevel: string;
+  /** Folder for the daily 03:00 backup (newest 14 kept); null = no scheduled backups. */
+  backupDir: string | null;
 }
 
 /** Administrator rights are not stored: an account is the administrator when its e-mail is ADMIN_EMAIL. */
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: parseSecretKey(env.SECRET_KEY),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    backupDir: nonEmpty(env.BACKUP_DIR) === undefined ? null : path.resolve(nonEmpty(env.BACKUP_DIR)!),
   };
 }
 

@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { buildApp } from './app.js';
+import { startScheduledBackups } from './backup/start.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig } from './config.js';
 import { announceFirstInvite } from './invites/first-invite.js';
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   const { deps } = services;
   const app = await buildApp(deps, log);
   await announceFirstInvite(deps, log);
+  const backups = startScheduledBackups(deps, log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -20,6 +22,7 @@ async function main(): Promise<void> {
     closing = true;
     log.info({ signal }, 'shutting down');
     await app.close();
+    await backups?.stop();
     await services.close();
     process.exit(0);
   };

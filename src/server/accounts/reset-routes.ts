@@ -2,26 +2,21 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { normalizeEmail } from '../../common/email.js';
-import { HOUR } from '../clock.js';
 import { hashPassword } from '../auth/passwords.js';
 import { endAllSessions } from '../auth/session.js';
 import { addressThrottleKey } from '../auth/client-address.js';
 import { tryAttempt } from '../auth/throttle.js';
-import { constantTimeEqual, randomToken, sha256Hex } from '../auth/tokens.js';
+import { constantTimeEqual, sha256Hex } from '../auth/tokens.js';
 import type { AppDeps } from '../deps.js';
 import { badRequest, HttpError } from '../http/errors.js';
 import { Ok, Text } from '../http/schemas.js';
 import { passwordResetMail } from '../mail/templates.js';
-import { claimReset, deleteResetBySelector, deleteUserResets, findResetBySelector, insertReset } from './reset-store.js';
+import { createResetLink } from './reset-link.js';
+import { claimReset, deleteResetBySelector, deleteUserResets, findResetBySelector } from './reset-store.js';
 import { findUserByEmail, updateUser } from './store.js';
 import { checkNewPassword, requireFilled } from './validation.js';
 
-/** Spec §8: a reset link is valid for 24 hours. */
-export const RESET_LIFETIME_MS = 24 * HOUR;
-
-export function resetLink(baseUrl: string, selector: string, token: string): string {
-  return `${baseUrl}/?reset_selector=${encodeURIComponent(selector)}&reset_token=${encodeURIComponent(token)}`;
-}
+export { RESET_LIFETIME_MS, resetLink } from './reset-link.js';
 
 const mailFailed = () => new HttpError(500, 'mail_failed', 'The mail could not be sent; try again later');
 const resetInvalid = () => badRequest('reset_invalid', 'The reset link is not valid');
@@ -58,10 +53,8 @@ export const resetRoutes =
     );
 
     async function sendResetMail(user: { id: number; email: string; locale: string }, now: number, log: FastifyBaseLogger) {
-      const selector = randomToken(16);
-      const token = randomToken(32);
-      await insertReset(db, { selector, tokenHash: sha256Hex(token), userId: user.id, now, expiresAt: now + RESET_LIFETIME_MS });
-      const mail = passwordResetMail(user.locale, resetLink(config.baseUrl, selector, token));
+      const { selector, link } = await createResetLink(db, config.baseUrl, user.id, now);
+      const mail = passwordResetMail(user.locale, link);
       try {
         await mailer.send({ to: user.email, ...mail });
       } catch (error) {

@@ -12,6 +12,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   throttle_buckets: ThrottleBucketsTable;
   goals: GoalsTable;
+  backup_runs: BackupRunsTable;
 }
 
 export interface UsersTable {
@@ -88,6 +89,15 @@ export interface GoalsTable {
   sets_json: string;
   created_at: number;
   updated_at: number;
+}
+
+/** A scheduled backup day claimed by one server process (migration 0005). */
+export interface BackupRunsTable {
+  /** Local date `YYYY-MM-DD` of the server the backup is for. */
+  day: string;
+  claimed_at: number;
+  /** null while the backup is being written. */
+  done_at: number | null;
 }
 
 export type UserRow = Selectable<UsersTable>;

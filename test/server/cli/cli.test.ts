@@ -1,32 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, test } from 'node:test';
-import { projectRoot } from '../../../src/server/paths.js';
 import { createTestApp, PASSWORD, TEST_SECRET_KEY } from '../../support/app.js';
+import { steady } from '../../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
 const BASE_URL = 'http://steady.test';
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `steady` as an operator would, as its own process with only the environment given here. */
-function steady(args: string[], env: Record<string, string>): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
-      { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 let database: TestDatabase;
 let env: Record<string, string>;
