@@ -35,6 +35,9 @@ export interface Invite {
   used_by_email: string | null;
 }
 
+/** Downloads (plain links: the browser saves the attachment with the session cookie). */
+export const EXPORT_LINKS = { json: '/api/export', csv: '/api/export.csv' } as const;
+
 export interface AdminUser {
   id: number;
   email: string;
@@ -128,6 +131,7 @@ export const api = {
     call<{ ok: true }>('POST', '/api/reset-password', { selector, token, password }),
   changePassword: (oldPassword: string, newPassword: string) =>
     call<{ ok: true }>('POST', '/api/change-password', { old_password: oldPassword, new_password: newPassword }),
+  deleteAccount: (password: string) => call<{ ok: true }>('DELETE', '/api/me', { password }),
 
   goals: () => call<Goal[]>('GET', '/api/goals'),
   createGoal: (input: GoalInput) => call<Goal>('POST', '/api/goals', input),
@@ -140,5 +144,6 @@ export const api = {
 
   createInvite: (note: string) => call<{ url: string }>('POST', '/api/invite', note ? { note } : {}),
   invites: () => call<Invite[]>('GET', '/api/invites'),
+  revokeInvite: (url: string) => call<{ ok: true }>('POST', '/api/invites/revoke', { url }),
   adminUsers: () => call<AdminUser[]>('GET', '/api/admin/users'),
 };
