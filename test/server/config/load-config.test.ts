@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       secretKey: null,
       trustProxy: [],
       logLevel: 'info',
+      backupDir: null,
     });
   });
 
@@ -46,6 +47,7 @@ describe('loadConfig', () => {
       SECRET_KEY: 'ab'.repeat(32),
       TRUST_PROXY: ' 10.0.0.1, 192.168.0.0/16,loopback , 2001:db8::/32 ',
       LOG_LEVEL: 'WARN',
+      BACKUP_DIR: ' /var/backups/steady ',
     });
     assert.deepEqual(config, {
       port: 8080,
@@ -60,6 +62,7 @@ describe('loadConfig', () => {
       secretKey: Buffer.alloc(32, 0xab),
       trustProxy: ['10.0.0.1', '192.168.0.0/16', 'loopback', '2001:db8::/32'],
       logLevel: 'warn',
+      backupDir: '/var/backups/steady',
     });
   });
 
