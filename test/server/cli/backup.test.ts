@@ -101,3 +101,24 @@ test('steady backup refuses to run without exactly one FILE (exit 2) and fails o
   assert.equal(failed.code, 1);
   assert.match(failed.stderr, /^steady backup: /);
 });
+
+test('steady backup on PostgreSQL without pg_dump on PATH says how to back up and exits 1', { timeout: 60_000 }, async (t) => {
+  const database = await createTestDatabase('postgres');
+  t.after(() => database.drop());
+  const emptyPath = fs.mkdtempSync(path.join(database.dataDir, 'no-tools-'));
+  const file = path.join(database.dataDir, 'steady.dump');
+  const result = await steady(['backup', file], {
+    PATH: emptyPath,
+    DATABASE_URL: database.url,
+    DATA_DIR: database.dataDir,
+    BASE_URL,
+    SECRET_KEY: TEST_SECRET_KEY,
+    LOG_LEVEL: 'silent',
+  });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /pg_dump was not found on PATH/);
+  assert.match(result.stderr, /pg_dump --format=custom --no-owner --file=steady\.dump "\$DATABASE_URL"/);
+  assert.match(result.stderr, /pg_restore --no-owner/);
+  assert.equal(fs.existsSync(file), false);
+  assert.deepEqual(fs.readdirSync(database.dataDir).filter((name) => name.includes('partial')), []);
+});
