@@ -128,6 +128,7 @@ export const api = {
     call<{ ok: true }>('POST', '/api/reset-password', { selector, token, password }),
   changePassword: (oldPassword: string, newPassword: string) =>
     call<{ ok: true }>('POST', '/api/change-password', { old_password: oldPassword, new_password: newPassword }),
+  logoutOthers: () => call<{ ok: true }>('POST', '/api/sessions/logout-others', {}),
 
   goals: () => call<Goal[]>('GET', '/api/goals'),
   createGoal: (input: GoalInput) => call<Goal>('POST', '/api/goals', input),

@@ -13,7 +13,7 @@ import { badRequest, HttpError } from '../http/errors.js';
 import { Ok, Text } from '../http/schemas.js';
 import { passwordResetMail } from '../mail/templates.js';
 import { claimReset, deleteResetBySelector, deleteUserResets, findResetBySelector, insertReset } from './reset-store.js';
-import { findUserByEmail, updateUser } from './store.js';
+import { bumpCredentialVersion, findUserByEmail } from './store.js';
 import { checkNewPassword, requireFilled } from './validation.js';
 
 /** Spec §8: a reset link is valid for 24 hours. */
@@ -94,7 +94,7 @@ export const resetRoutes =
         await db.transaction().execute(async (trx) => {
           const userId = await claimReset(trx, { selector, tokenHash, now });
           if (userId === undefined) throw resetInvalid();
-          await updateUser(trx, userId, { passwordHash });
+          await bumpCredentialVersion(trx, userId, { passwordHash });
           await deleteUserResets(trx, userId);
           await endAllSessions(trx, userId);
         });

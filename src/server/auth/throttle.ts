@@ -11,8 +11,8 @@ import { type BucketRule, consumeToken } from './throttle-store.js';
 export const THROTTLE_RULES = {
   /** 10 attempts at once, then one every 30 s (120 an hour) per client address. */
   loginPerAddress: { capacity: 10, refillMs: 30_000 },
-  /** 5 attempts at once, then one a minute, per user. */
-  changePasswordPerUser: { capacity: 5, refillMs: MINUTE },
+  /** 5 attempts at once, then one a minute, per session (decision 0064). */
+  changePasswordPerSession: { capacity: 5, refillMs: MINUTE },
   /** At most 3 reset mails per e-mail address an hour (one every 20 minutes after the burst). */
   resetMailPerEmail: { capacity: 3, refillMs: HOUR / 3 },
   /** At most 10 reset requests per client address an hour, whatever the addresses. */

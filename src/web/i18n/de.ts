@@ -144,6 +144,10 @@ export const de: Messages = {
   'settings.newPassword': 'Neues Passwort',
   'settings.savePassword': 'Passwort ändern',
   'settings.passwordSaved': 'Passwort geändert. Deine anderen Geräte wurden abgemeldet.',
+  'settings.sessions': 'Geräte',
+  'settings.sessionsHint': 'Auf allen anderen Geräten und Browsern abmelden; dieses bleibt angemeldet.',
+  'settings.logoutOthers': 'Überall sonst abmelden',
+  'settings.logoutOthersDone': 'Alle anderen Geräte wurden abgemeldet.',
 
   'admin.title': 'Benutzer',
   'admin.count': { one: '# Benutzer', other: '# Benutzer' },
@@ -191,6 +195,9 @@ export const de: Messages = {
   'error.too_many_dates': 'Für dieses Ziel sind zu viele Tage eingetragen.',
   'error.too_many_amounts': 'Zu viele Einträge an diesem Tag.',
   'error.note_too_long': 'Die Notiz ist zu lang (höchstens 500 Zeichen).',
+  'error.admin_email_needs_operator_invite': 'Diese Adresse kann nur mit einer Einladung des Betreibers registriert werden.',
+  'error.too_many_goals': 'Du hast die Grenze von 200 Zielen erreicht. Lösche eines, um ein neues anzulegen.',
+  'error.goal_too_large': 'Dieses Ziel enthält zu viele Einträge, um weitere zu speichern.',
   'error.internal': 'Auf dem Server ist etwas schiefgegangen. Bitte versuche es erneut.',
   'error.unknown': 'Etwas ist schiefgegangen. Bitte versuche es erneut.',
 };

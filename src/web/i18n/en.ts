@@ -146,6 +146,10 @@ export const en = {
   'settings.newPassword': 'New password',
   'settings.savePassword': 'Change password',
   'settings.passwordSaved': 'Password changed. Your other devices have been logged out.',
+  'settings.sessions': 'Devices',
+  'settings.sessionsHint': 'Log out on every other device and browser; this one stays logged in.',
+  'settings.logoutOthers': 'Log out everywhere else',
+  'settings.logoutOthersDone': 'All other devices have been logged out.',
 
   'admin.title': 'Users',
   'admin.count': { one: '# user', other: '# users' },
@@ -190,6 +194,9 @@ export const en = {
   'error.too_many_dates': 'This goal has too many logged days.',
   'error.too_many_amounts': 'Too many entries on this day.',
   'error.note_too_long': 'The note is too long (at most 500 characters).',
+  'error.admin_email_needs_operator_invite': "This address can only be registered with an invite from the operator.",
+  'error.too_many_goals': 'You have reached the limit of 200 goals. Delete one to add another.',
+  'error.goal_too_large': 'This goal holds too many entries to store more.',
   'error.internal': 'Something went wrong on the server. Please try again.',
   'error.unknown': 'Something went wrong. Please try again.',
 } as const;

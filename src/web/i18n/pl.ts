@@ -144,6 +144,10 @@ export const pl: Messages = {
   'settings.newPassword': 'Nowe hasło',
   'settings.savePassword': 'Zmień hasło',
   'settings.passwordSaved': 'Hasło zmienione. Inne urządzenia zostały wylogowane.',
+  'settings.sessions': 'Urządzenia',
+  'settings.sessionsHint': 'Wyloguj się na wszystkich innych urządzeniach i przeglądarkach; to pozostanie zalogowane.',
+  'settings.logoutOthers': 'Wyloguj wszędzie indziej',
+  'settings.logoutOthersDone': 'Wszystkie inne urządzenia zostały wylogowane.',
 
   'admin.title': 'Użytkownicy',
   'admin.count': { one: '# użytkownik', few: '# użytkowników', many: '# użytkowników', other: '# użytkownika' },
@@ -193,6 +197,9 @@ export const pl: Messages = {
   'error.too_many_dates': 'Ten cel ma za dużo zapisanych dni.',
   'error.too_many_amounts': 'Za dużo wpisów w tym dniu.',
   'error.note_too_long': 'Notatka jest za długa (najwyżej 500 znaków).',
+  'error.admin_email_needs_operator_invite': 'Ten adres można zarejestrować tylko z zaproszeniem od operatora.',
+  'error.too_many_goals': 'Osiągnięto limit 200 celów. Usuń jeden, aby dodać nowy.',
+  'error.goal_too_large': 'Ten cel zawiera zbyt wiele wpisów, by zapisać kolejne.',
   'error.internal': 'Coś poszło nie tak na serwerze. Spróbuj ponownie.',
   'error.unknown': 'Coś poszło nie tak. Spróbuj ponownie.',
 };
