@@ -6,6 +6,7 @@ import { adminRoutes } from './admin/routes.js';
 import { installAuth } from './auth/plugin.js';
 import type { AppDeps } from './deps.js';
 import { goalRoutes } from './goals/routes.js';
+import { SMALL_BODY_LIMIT_BYTES } from './http/body-limits.js';
 import { installCsrfGuard } from './http/csrf.js';
 import { frameworkErrorAnswer, installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
@@ -14,15 +15,13 @@ import { inviteRoutes } from './invites/routes.js';
 import { resetRoutes } from './accounts/reset-routes.js';
 import { webAppRoutes } from './web-app.js';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
-
 /** The whole service; `main.ts` listens on it, tests call `inject` on it. */
 export async function buildApp(deps: AppDeps, loggerInstance?: FastifyBaseLogger): Promise<FastifyInstance> {
   const app = Fastify({
     ...(loggerInstance ? { loggerInstance } : { logger: false }),
     // Only the listed proxies may name the client; an empty list trusts nobody (decision 0013).
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy.join(',') : false,
-    bodyLimit: BODY_LIMIT_BYTES,
+    bodyLimit: SMALL_BODY_LIMIT_BYTES,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     // Malformed URLs are refused before routing; this keeps even that answer in our `{ error, code }` shape.
