@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { HOUR, MINUTE } from '../clock.js';
+import { DAY, HOUR, MINUTE } from '../clock.js';
 import type { Database } from '../db/schema.js';
 import { tooManyRequests } from '../http/errors.js';
 import { type BucketRule, consumeToken } from './throttle-store.js';
@@ -15,6 +15,8 @@ export const THROTTLE_RULES = {
   changePasswordPerSession: { capacity: 5, refillMs: MINUTE },
   /** At most 3 reset mails per e-mail address an hour (one every 20 minutes after the burst). */
   resetMailPerEmail: { capacity: 3, refillMs: HOUR / 3 },
+  /** 50 invites a day per user (after a burst of 50), so one account cannot fill the invite table. */
+  invitePerUser: { capacity: 50, refillMs: DAY / 50 },
   /** At most 10 reset requests per client address an hour, whatever the addresses. */
   resetRequestPerAddress: { capacity: 10, refillMs: HOUR / 10 },
 } as const satisfies Record<string, BucketRule>;
