@@ -45,8 +45,11 @@ export const resetRoutes =
         requireFilled(request.body, ['email']);
         const email = normalizeEmail(request.body.email);
         const now = clock.now();
+        const client = addressThrottleKey(request.ip);
+        // In this order, so a client over its own limits spends nothing of the address's shared allowance.
         const allowed =
-          (await tryAttempt(db, 'resetRequestPerAddress', addressThrottleKey(request.ip), now)) &&
+          (await tryAttempt(db, 'resetRequestPerAddress', client, now)) &&
+          (await tryAttempt(db, 'resetMailPerClientAndEmail', `${client} ${email}`, now)) &&
           (await tryAttempt(db, 'resetMailPerEmail', email, now));
         if (!allowed) return { ok: true as const };
 

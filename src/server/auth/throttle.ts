@@ -13,8 +13,13 @@ export const THROTTLE_RULES = {
   loginPerAddress: { capacity: 10, refillMs: 30_000 },
   /** 5 attempts at once, then one a minute, per session (decision 0064). */
   changePasswordPerSession: { capacity: 5, refillMs: MINUTE },
-  /** At most 3 reset mails per e-mail address an hour (one every 20 minutes after the burst). */
-  resetMailPerEmail: { capacity: 3, refillMs: HOUR / 3 },
+  /** At most 3 reset mails an hour per requesting client address and e-mail address (one every 20 minutes after the burst). */
+  resetMailPerClientAndEmail: { capacity: 3, refillMs: HOUR / 3 },
+  /**
+   * At most 10 reset mails an hour per e-mail address, whoever asks: looser than the above, so three strangers
+   * spending theirs still leave the owner's request its mail, yet a mailbox cannot be flooded (decision 0064).
+   */
+  resetMailPerEmail: { capacity: 10, refillMs: HOUR / 10 },
   /** 50 invites a day per user (after a burst of 50), so one account cannot fill the invite table. */
   invitePerUser: { capacity: 50, refillMs: DAY / 50 },
   /** At most 10 reset requests per client address an hour, whatever the addresses. */
