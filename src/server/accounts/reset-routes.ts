@@ -12,6 +12,7 @@ import type { AppDeps } from '../deps.js';
 import { badRequest, HttpError } from '../http/errors.js';
 import { Ok, Text } from '../http/schemas.js';
 import { passwordResetMail } from '../mail/templates.js';
+import { ResetAnswerTiming } from './reset-timing.js';
 import { claimReset, deleteResetBySelector, deleteUserResets, findResetBySelector, insertReset } from './reset-store.js';
 import { bumpCredentialVersion, findUserByEmail } from './store.js';
 import { checkNewPassword, requireFilled } from './validation.js';
@@ -37,6 +38,7 @@ export const resetRoutes =
   async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const { db, clock, config, mailer } = deps;
+    const timing = new ResetAnswerTiming();
 
     app.post(
       '/api/reset-request',
@@ -53,9 +55,15 @@ export const resetRoutes =
           (await tryAttempt(db, 'resetMailPerEmail', email, now));
         if (!allowed) return { ok: true as const };
 
+        const startedAt = timing.start();
         const user = await findUserByEmail(db, email);
-        if (user) await sendResetMail(user, now, request.log);
-        else await mailer.verify().catch((error: unknown) => failMail(error, request.log));
+        if (user) {
+          await sendResetMail(user, now, request.log);
+          timing.recordDelivery(startedAt);
+        } else {
+          await mailer.verify().catch((error: unknown) => failMail(error, request.log));
+          await timing.padFrom(startedAt);
+        }
         return { ok: true as const };
       },
     );
