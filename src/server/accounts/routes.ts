@@ -57,7 +57,8 @@ export const accountRoutes =
           ? await verifyPassword(user.password_hash, request.body.password)
           : await verifyAgainstDummy(request.body.password);
         // A password change or reset that committed while this password was being checked also refuses it.
-        const started = user && valid && (await startSession(sessionContext(deps), reply, { id: user.id, credentialVersion: user.credential_version }));
+        const started =
+          user && valid && (await startSession(sessionContext(deps), reply, { id: user.id, credentialVersion: user.credential_version }));
         if (!user || !started) throw new HttpError(401, 'invalid_credentials', 'Wrong e-mail or password');
         return { ok: true as const, email: user.email, name: user.name };
       },

@@ -45,15 +45,7 @@ export interface LoginSubject {
  * removed again, no cookie is set and the answer is false (docs/decisions/0060-credential-version.md).
  */
 export async function startSession(ctx: SessionContext, reply: FastifyReply, user: LoginSubject): Promise<boolean> {
-  const sessionToken = randomToken();
-  const sessionHash = sha256Hex(sessionToken);
-  await store.insertSession(ctx.db, {
-    tokenHash: sessionHash,
-    userId: user.id,
-    credentialVersion: user.credentialVersion,
-    now: ctx.now,
-    expiresAt: ctx.now + SESSION_LIFETIME_MS,
-  });
+  const session = await insertNewSession(ctx, user);
   const selector = randomToken(16);
   const validator = randomToken();
   await store.insertRememberToken(ctx.db, {
@@ -66,11 +58,11 @@ export async function startSession(ctx: SessionContext, reply: FastifyReply, use
   });
   // The rows would never be accepted anyway (lookups compare versions); removing them keeps the tables clean.
   if ((await store.credentialVersion(ctx.db, user.id)) !== user.credentialVersion) {
-    await store.deleteSessionByHash(ctx.db, sessionHash);
+    await store.deleteSessionByHash(ctx.db, session.tokenHash);
     await store.deleteRememberTokenBySelector(ctx.db, selector);
     return false;
   }
-  setSessionCookie(ctx, reply, sessionToken);
+  setSessionCookie(ctx, reply, session.token);
   setRememberCookie(ctx, reply, { selector, validator });
   return true;
 }
@@ -136,8 +128,15 @@ export function endAllSessions(db: Kysely<Database>, userId: number): Promise<vo
 
 /** A fresh session for a rotated remember-me token (which carries its own credential version); returns its id. */
 async function issueSessionCookie(ctx: SessionContext, reply: FastifyReply, user: LoginSubject): Promise<number> {
-  const sessionToken = randomToken();
-  const tokenHash = sha256Hex(sessionToken);
+  const session = await insertNewSession(ctx, user);
+  setSessionCookie(ctx, reply, session.token);
+  return session.id;
+}
+
+/** Stores a new session for `user` under its credential version; the token is for the cookie only. */
+async function insertNewSession(ctx: SessionContext, user: LoginSubject) {
+  const token = randomToken();
+  const tokenHash = sha256Hex(token);
   const id = await store.insertSession(ctx.db, {
     tokenHash,
     userId: user.id,
@@ -145,8 +144,7 @@ async function issueSessionCookie(ctx: SessionContext, reply: FastifyReply, user
     now: ctx.now,
     expiresAt: ctx.now + SESSION_LIFETIME_MS,
   });
-  setSessionCookie(ctx, reply, sessionToken);
-  return id;
+  return { token, tokenHash, id };
 }
 
 function setSessionCookie(ctx: SessionContext, reply: FastifyReply, sessionToken: string): void {
