@@ -93,7 +93,7 @@ const COMMANDS: Record<string, (args: string[]) => Work> = {
         io.out('No users yet. Create an invite with: steady invite');
         return;
       }
-      const rows = users.map((u) => [String(u.id), u.email, printable(u.name), formatUtc(u.created_at)]);
+      const rows = users.map((u) => [String(u.id), printable(u.email), printable(u.name), formatUtc(u.created_at)]);
       for (const line of alignColumns([['ID', 'E-MAIL', 'NAME', 'REGISTERED (UTC)'], ...rows])) io.out(line);
     };
   },
@@ -116,9 +116,17 @@ function isUsageError(error: unknown): error is Error {
   return error instanceof TypeError && String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS');
 }
 
-/** Display names are user input: control characters would let them move the operator's cursor or fake lines. */
-function printable(value: string): string {
-  return value.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+/**
+ * Names (and addresses) are user input: control characters could move the operator's cursor or fake lines, and
+ * bidirectional overrides or invisible characters could make one entry read as another. Each is shown as a
+ * `\uXXXX` escape, and a backslash as `\\`, so the output is unambiguous.
+ */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\\]/g;
+
+export function printable(value: string): string {
+  return value.replace(UNPRINTABLE, (char) =>
+    char === '\\' ? '\\\\' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function formatUtc(ms: number): string {

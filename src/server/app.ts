@@ -7,6 +7,7 @@ import { dataRoutes } from './data/routes.js';
 import { installAuth } from './auth/plugin.js';
 import type { AppDeps } from './deps.js';
 import { goalRoutes } from './goals/routes.js';
+import { SMALL_BODY_LIMIT_BYTES } from './http/body-limits.js';
 import { installCsrfGuard } from './http/csrf.js';
 import { frameworkErrorAnswer, installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
@@ -16,15 +17,32 @@ import { inviteRevokeRoutes } from './invites/revoke-routes.js';
 import { resetRoutes } from './accounts/reset-routes.js';
 import { webAppRoutes } from './web-app.js';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * How long a client may take to send a whole request, and how long a connection may sit idle. Fastify's default
+ * of 0 also switches off Node's own limit, so a body that never finishes would hold its socket for good
+ * (docs/decisions/0061-slow-clients.md).
+ */
+export const SLOW_CLIENT_TIMEOUT_MS = 30_000;
+
+export interface BuildOptions {
+  /** Tests shorten it; the server keeps SLOW_CLIENT_TIMEOUT_MS. */
+  slowClientTimeoutMs?: number;
+}
 
 /** The whole service; `main.ts` listens on it, tests call `inject` on it. */
-export async function buildApp(deps: AppDeps, loggerInstance?: FastifyBaseLogger): Promise<FastifyInstance> {
+export async function buildApp(
+  deps: AppDeps,
+  loggerInstance?: FastifyBaseLogger,
+  { slowClientTimeoutMs = SLOW_CLIENT_TIMEOUT_MS }: BuildOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     ...(loggerInstance ? { loggerInstance } : { logger: false }),
     // Only the listed proxies may name the client; an empty list trusts nobody (decision 0013).
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy.join(',') : false,
-    bodyLimit: BODY_LIMIT_BYTES,
+    bodyLimit: SMALL_BODY_LIMIT_BYTES,
+    // Whole request (headers and body) within the limit, else 408; a connection silent that long is closed.
+    requestTimeout: slowClientTimeoutMs,
+    connectionTimeout: slowClientTimeoutMs,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     // Malformed URLs are refused before routing; this keeps even that answer in our `{ error, code }` shape.

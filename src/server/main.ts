@@ -1,15 +1,15 @@
-import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { startScheduledBackups } from './backup/start.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig } from './config.js';
 import { announceFirstInvite } from './invites/first-invite.js';
+import { createServerLogger } from './log.js';
 import { openServices } from './services.js';
 
 /** Process entry: config -> database -> app -> listen, and a clean shutdown on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const log = pino({ level: config.logLevel });
+  const log = createServerLogger(config.logLevel);
   const services = await openServices(config, { clock: systemClock, log });
   const { deps } = services;
   const app = await buildApp(deps, log);

@@ -6,6 +6,7 @@ import { openDatabase } from './db/open.js';
 import type { AppDeps } from './deps.js';
 import { createMailer } from './mail/transport.js';
 import { defaultWebRoot } from './paths.js';
+import { makePrivateFolder } from './private-files.js';
 import { loadSecretKey } from './secret-key.js';
 
 export interface ServiceOptions {
@@ -29,6 +30,7 @@ export interface Services {
  * migrate the database, load (or create) the secret key, pick the mailer from the configuration.
  */
 export async function openServices(config: Config, options: ServiceOptions): Promise<Services> {
+  makePrivateFolder(config.dataDir);
   const database = openDatabase(config.database);
   try {
     const applied = await migrateToLatest(database.db, database.dialect);

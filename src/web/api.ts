@@ -132,6 +132,7 @@ export const api = {
   changePassword: (oldPassword: string, newPassword: string) =>
     call<{ ok: true }>('POST', '/api/change-password', { old_password: oldPassword, new_password: newPassword }),
   deleteAccount: (password: string) => call<{ ok: true }>('DELETE', '/api/me', { password }),
+  logoutOthers: () => call<{ ok: true }>('POST', '/api/sessions/logout-others', {}),
 
   goals: () => call<Goal[]>('GET', '/api/goals'),
   createGoal: (input: GoalInput) => call<Goal>('POST', '/api/goals', input),

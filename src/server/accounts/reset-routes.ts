@@ -12,8 +12,9 @@ import { badRequest, HttpError } from '../http/errors.js';
 import { Ok, Text } from '../http/schemas.js';
 import { passwordResetMail } from '../mail/templates.js';
 import { createResetLink } from './reset-link.js';
+import { ResetAnswerTiming } from './reset-timing.js';
 import { claimReset, deleteResetBySelector, deleteUserResets, findResetBySelector } from './reset-store.js';
-import { findUserByEmail, updateUser } from './store.js';
+import { bumpCredentialVersion, findUserByEmail } from './store.js';
 import { checkNewPassword, requireFilled } from './validation.js';
 
 export { RESET_LIFETIME_MS, resetLink } from './reset-link.js';
@@ -32,6 +33,7 @@ export const resetRoutes =
   async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const { db, clock, config, mailer } = deps;
+    const timing = new ResetAnswerTiming();
 
     app.post(
       '/api/reset-request',
@@ -40,14 +42,23 @@ export const resetRoutes =
         requireFilled(request.body, ['email']);
         const email = normalizeEmail(request.body.email);
         const now = clock.now();
+        const client = addressThrottleKey(request.ip);
+        // In this order, so a client over its own limits spends nothing of the address's shared allowance.
         const allowed =
-          (await tryAttempt(db, 'resetRequestPerAddress', addressThrottleKey(request.ip), now)) &&
+          (await tryAttempt(db, 'resetRequestPerAddress', client, now)) &&
+          (await tryAttempt(db, 'resetMailPerClientAndEmail', `${client} ${email}`, now)) &&
           (await tryAttempt(db, 'resetMailPerEmail', email, now));
         if (!allowed) return { ok: true as const };
 
+        const startedAt = timing.start();
         const user = await findUserByEmail(db, email);
-        if (user) await sendResetMail(user, now, request.log);
-        else await mailer.verify().catch((error: unknown) => failMail(error, request.log));
+        if (user) {
+          await sendResetMail(user, now, request.log);
+          timing.recordDelivery(startedAt);
+        } else {
+          await mailer.verify().catch((error: unknown) => failMail(error, request.log));
+          await timing.padFrom(startedAt);
+        }
         return { ok: true as const };
       },
     );
@@ -87,7 +98,7 @@ export const resetRoutes =
         await db.transaction().execute(async (trx) => {
           const userId = await claimReset(trx, { selector, tokenHash, now });
           if (userId === undefined) throw resetInvalid();
-          await updateUser(trx, userId, { passwordHash });
+          await bumpCredentialVersion(trx, userId, { passwordHash });
           await deleteUserResets(trx, userId);
           await endAllSessions(trx, userId);
         });

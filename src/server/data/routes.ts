@@ -18,14 +18,8 @@ import { deleteUserEverywhere, listGoalsForExport } from './store.js';
 /** An import may be large (3,000 dates on many goals); every other route keeps the 1 MB limit (app.ts). */
 export const IMPORT_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 
-/** The throttle rule that wrong passwords spend, shared with change-password (decision 0072). */
-const PASSWORD_CHECK_RULE: ThrottleRuleName = 'changePasswordPerUser';
-
-/** The throttle buckets named after a user; they go with the account. */
-function userThrottleKeys(user: { id: number; email: string }): string[] {
-  const perEmail: ThrottleRuleName = 'resetMailPerEmail';
-  return [`${PASSWORD_CHECK_RULE}:${user.id}`, `${perEmail}:${user.email}`];
-}
+/** Wrong passwords spend change-password's attempts of this session (decisions 0064, 0072). */
+const PASSWORD_CHECK_RULE: ThrottleRuleName = 'changePasswordPerSession';
 
 /** Export, import and account deletion (docs/api-data.md). */
 export const dataRoutes =
@@ -85,13 +79,13 @@ export const dataRoutes =
       async (request, reply) => {
         const sessionUser = currentUser(request);
         requireFilled(request.body, ['password']);
-        await spendAttempt(db, PASSWORD_CHECK_RULE, String(sessionUser.id), clock.now());
+        await spendAttempt(db, PASSWORD_CHECK_RULE, String(sessionUser.sessionId), clock.now());
         const user = await findUserById(db, sessionUser.id);
         if (!user) throw unauthorized();
         if (!(await verifyPassword(user.password_hash, request.body.password))) {
           throw badRequest('wrong_password', 'The password is wrong');
         }
-        await deleteUserEverywhere(db, { id: user.id, throttleKeys: userThrottleKeys(user) });
+        await deleteUserEverywhere(db, user);
         await endSession(sessionContext(deps), request, reply);
         return { ok: true as const };
       },

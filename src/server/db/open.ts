@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { makePrivateFile, makePrivateFolder } from '../private-files.js';
 import type { DialectName } from './dialect.js';
 import type { Database } from './schema.js';
 
@@ -22,7 +22,11 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
-  fs.mkdirSync(path.dirname(config.file), { recursive: true });
+  makePrivateFolder(path.dirname(config.file));
+  // SQLite gives the -wal and -shm files the mode of the database file, so making that one 0600 before opening
+  // covers all three; files left by an older version are tightened here as well.
+  makePrivateFile(config.file, { create: true });
+  for (const suffix of ['-wal', '-shm']) makePrivateFile(`${config.file}${suffix}`);
   const sqlite = new SqliteDatabase(config.file);
   // WAL lets readers run beside the one writer; the busy timeout makes a second process wait, not fail.
   sqlite.pragma('journal_mode = WAL');

@@ -25,6 +25,8 @@ export interface UsersTable {
   created_at: number;
   /** Counts changes to the user's goals; the goal list cache is valid while this is unchanged. */
   goals_version: Generated<number>;
+  /** Increased by every credential change; sessions and remember-me tokens carry the value they were issued under. */
+  credential_version: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -32,6 +34,8 @@ export interface SessionsTable {
   /** SHA-256 (hex) of the cookie's secret; the secret itself is never stored. */
   token_hash: string;
   user_id: number;
+  /** The user's `credential_version` when the session was issued; the session is valid only while they match. */
+  credential_version: number;
   created_at: number;
   expires_at: number;
 }
@@ -42,6 +46,8 @@ export interface RememberTokensTable {
   /** SHA-256 (hex) of the validator half of the cookie. */
   validator_hash: string;
   user_id: number;
+  /** As on sessions. */
+  credential_version: number;
   created_at: number;
   expires_at: number;
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { currentUser } from '../auth/plugin.js';
 import type { AppDeps } from '../deps.js';
+import { GOAL_BODY_LIMIT_BYTES } from '../http/body-limits.js';
 import { notFound } from '../http/errors.js';
 import { Ok } from '../http/schemas.js';
 import { goalJson, goalListJson } from './serialize.js';
@@ -52,7 +53,7 @@ export const goalRoutes =
       return reply.type(JSON_TYPE).send(body);
     });
 
-    app.post('/api/goals', { schema: { body: AnyObject } }, async (request, reply) => {
+    app.post('/api/goals', { bodyLimit: GOAL_BODY_LIMIT_BYTES, schema: { body: AnyObject } }, async (request, reply) => {
       const user = currentUser(request);
       const now = clock.now();
       const goal = await insertGoal(db, user.id, checkedNewGoal(request.body, now, timeZone), now);
@@ -61,7 +62,7 @@ export const goalRoutes =
 
     app.patch(
       '/api/goals/:id',
-      { schema: { params: GoalParams, body: AnyObject, response: { 200: Ok } } },
+      { bodyLimit: GOAL_BODY_LIMIT_BYTES, schema: { params: GoalParams, body: AnyObject, response: { 200: Ok } } },
       async (request) => {
         const user = currentUser(request);
         const changes = checkedGoalChanges(request.body);

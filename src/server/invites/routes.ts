@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { currentUser } from '../auth/plugin.js';
+import { spendAttempt } from '../auth/throttle.js';
 import type { AppDeps } from '../deps.js';
 import { Text } from '../http/schemas.js';
 import { checkedInviteNote } from './note.js';
@@ -42,6 +43,7 @@ export const inviteRoutes =
       async (request) => {
         const user = currentUser(request);
         const note = checkedInviteNote(request.body.note);
+        await spendAttempt(deps.db, 'invitePerUser', String(user.id), deps.clock.now());
         const { url } = await createInvite(deps, user.id, note);
         return { url };
       },

@@ -157,6 +157,10 @@ export const de: Messages = {
   'settings.deleteConfirm': 'Das Konto {email} und alle seine Daten wirklich löschen?',
   'settings.deleteYes': 'Ja, mein Konto löschen',
   'settings.deleted': 'Dein Konto wurde gelöscht.',
+  'settings.sessions': 'Geräte',
+  'settings.sessionsHint': 'Auf allen anderen Geräten und Browsern abmelden; dieses bleibt angemeldet.',
+  'settings.logoutOthers': 'Überall sonst abmelden',
+  'settings.logoutOthersDone': 'Alle anderen Geräte wurden abgemeldet.',
 
   'admin.title': 'Benutzer',
   'admin.count': { one: '# Benutzer', other: '# Benutzer' },
@@ -206,6 +210,9 @@ export const de: Messages = {
   'error.note_too_long': 'Die Notiz ist zu lang (höchstens 500 Zeichen).',
   'error.invalid_import': 'Diese Datei ist kein Steady-Export, oder ein Wert darin ist ungültig.',
   'error.invite_not_found': 'Diese Einladung kann nicht mehr widerrufen werden.',
+  'error.admin_email_needs_operator_invite': 'Diese Adresse kann nur mit einer Einladung des Betreibers registriert werden.',
+  'error.too_many_goals': 'Du hast die Grenze von 200 Zielen erreicht. Lösche eines, um ein neues anzulegen.',
+  'error.goal_too_large': 'Dieses Ziel enthält zu viele Einträge, um weitere zu speichern.',
   'error.internal': 'Auf dem Server ist etwas schiefgegangen. Bitte versuche es erneut.',
   'error.unknown': 'Etwas ist schiefgegangen. Bitte versuche es erneut.',
 };

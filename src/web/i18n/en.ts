@@ -159,6 +159,10 @@ export const en = {
   'settings.deleteConfirm': 'Really delete the account {email} and all its data?',
   'settings.deleteYes': 'Yes, delete my account',
   'settings.deleted': 'Your account has been deleted.',
+  'settings.sessions': 'Devices',
+  'settings.sessionsHint': 'Log out on every other device and browser; this one stays logged in.',
+  'settings.logoutOthers': 'Log out everywhere else',
+  'settings.logoutOthersDone': 'All other devices have been logged out.',
 
   'admin.title': 'Users',
   'admin.count': { one: '# user', other: '# users' },
@@ -205,6 +209,9 @@ export const en = {
   'error.note_too_long': 'The note is too long (at most 500 characters).',
   'error.invalid_import': 'This file is not a Steady export, or a value in it is not valid.',
   'error.invite_not_found': 'This invite can no longer be revoked.',
+  'error.admin_email_needs_operator_invite': "This address can only be registered with an invite from the operator.",
+  'error.too_many_goals': 'You have reached the limit of 200 goals. Delete one to add another.',
+  'error.goal_too_large': 'This goal holds too many entries to store more.',
   'error.internal': 'Something went wrong on the server. Please try again.',
   'error.unknown': 'Something went wrong. Please try again.',
 } as const;

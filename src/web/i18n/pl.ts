@@ -157,6 +157,10 @@ export const pl: Messages = {
   'settings.deleteConfirm': 'Na pewno usunąć konto {email} i wszystkie jego dane?',
   'settings.deleteYes': 'Tak, usuń moje konto',
   'settings.deleted': 'Twoje konto zostało usunięte.',
+  'settings.sessions': 'Urządzenia',
+  'settings.sessionsHint': 'Wyloguj się na wszystkich innych urządzeniach i przeglądarkach; to pozostanie zalogowane.',
+  'settings.logoutOthers': 'Wyloguj wszędzie indziej',
+  'settings.logoutOthersDone': 'Wszystkie inne urządzenia zostały wylogowane.',
 
   'admin.title': 'Użytkownicy',
   'admin.count': { one: '# użytkownik', few: '# użytkowników', many: '# użytkowników', other: '# użytkownika' },
@@ -208,6 +212,9 @@ export const pl: Messages = {
   'error.note_too_long': 'Notatka jest za długa (najwyżej 500 znaków).',
   'error.invalid_import': 'Ten plik nie jest eksportem Steady albo zawiera nieprawidłową wartość.',
   'error.invite_not_found': 'Tego zaproszenia nie można już unieważnić.',
+  'error.admin_email_needs_operator_invite': 'Ten adres można zarejestrować tylko z zaproszeniem od operatora.',
+  'error.too_many_goals': 'Osiągnięto limit 200 celów. Usuń jeden, aby dodać nowy.',
+  'error.goal_too_large': 'Ten cel zawiera zbyt wiele wpisów, by zapisać kolejne.',
   'error.internal': 'Coś poszło nie tak na serwerze. Spróbuj ponownie.',
   'error.unknown': 'Coś poszło nie tak. Spróbuj ponownie.',
 };

@@ -19,6 +19,7 @@ export function SettingsPage() {
         <LanguagePicker id="settings-language" hint={t('settings.languageHint')} />
       </section>
       <PasswordForm />
+      <LogoutOthersForm />
       <DataSection />
       <DeleteAccount />
     </Page>
@@ -71,6 +72,26 @@ function PasswordForm() {
       <Field id="new_password" label={t('settings.newPassword')} hint={t('field.passwordHint')} type="password" autoComplete="new-password" required minLength={LIMITS.passwordMin} value={newPassword} onValue={setNewPassword} error={form.fieldError('new_password')} />
       <button type="submit" class="primary" disabled={form.busy}>
         {t('settings.savePassword')}
+      </button>
+    </form>
+  );
+}
+
+/** Ends every other session and remember-me login of the account; this browser stays logged in. */
+function LogoutOthersForm() {
+  const [done, setDone] = useState(false);
+  const form = useSubmit([], async () => {
+    setDone(false);
+    await api.logoutOthers();
+    setDone(true);
+  });
+  return (
+    <form class="card stack" onSubmit={form.submit} noValidate aria-labelledby="sessions-title">
+      <h2 id="sessions-title">{t('settings.sessions')}</h2>
+      <p class="muted">{t('settings.sessionsHint')}</p>
+      <FormMessage error={form.formError} success={done ? t('settings.logoutOthersDone') : null} />
+      <button type="submit" disabled={form.busy}>
+        {t('settings.logoutOthers')}
       </button>
     </form>
   );

@@ -12,13 +12,19 @@ before(async () => {
 after(() => steady.close());
 
 const USER_REFERENCE_COLUMNS = new Set(['user_id', 'created_by', 'used_by']);
+/** Session ids seen per user id, so a count after the deletion still looks for their throttle buckets. */
+const knownSessionIds = new Map<number, number[]>();
 
 /**
  * For every table of the database (whatever migrations made it), the rows that belong to the user: a column that
- * refers to users holds their id, or a text column holds their e-mail or a throttle key named after their id.
+ * refers to users holds their id, or a text column holds their e-mail or a throttle key named after their id or
+ * one of their sessions (those alive when the count starts: deletion ends them, their buckets must go too).
  */
 async function rowsOfUser(user: { id: number; email: string }): Promise<Record<string, number>> {
   const db = steady.deps.db;
+  const sessionIds = (await db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).map((row) => row.id);
+  knownSessionIds.set(user.id, [...new Set([...(knownSessionIds.get(user.id) ?? []), ...sessionIds])]);
+  const namedKey = new RegExp(`^[A-Za-z]+:(${[user.id, ...knownSessionIds.get(user.id)!].join('|')})$`);
   const counts: Record<string, number> = {};
   for (const table of await db.introspection.getTables()) {
     if (table.name.startsWith('kysely_')) continue;
@@ -26,7 +32,7 @@ async function rowsOfUser(user: { id: number; email: string }): Promise<Record<s
     counts[table.name] = rows.filter((row) =>
       Object.entries(row).some(([column, value]) => {
         if (USER_REFERENCE_COLUMNS.has(column) || (table.name === 'users' && column === 'id')) return Number(value) === user.id;
-        return typeof value === 'string' && (value.includes(user.email) || new RegExp(`^[A-Za-z]+:${user.id}$`).test(value));
+        return typeof value === 'string' && (value.includes(user.email) || namedKey.test(value));
       }),
     ).length;
   }
@@ -112,7 +118,7 @@ test('a wrong password answers 400 wrong_password and deletes nothing; attempts 
   assert.deepEqual(await rowsOfUser(user), { ...before, throttle_buckets: 1 });
 
   // One attempt spent above, the rest of the burst on change-password: the next deletion attempt is throttled.
-  for (let i = 1; i < THROTTLE_RULES.changePasswordPerUser.capacity; i++) {
+  for (let i = 1; i < THROTTLE_RULES.changePasswordPerSession.capacity; i++) {
     assert.equal((await dora.post('/api/change-password', { old_password: 'nope nope', new_password: 'whatever 123' })).status, 400);
   }
   const throttled = await deleteMe(dora, PASSWORD);
@@ -120,7 +126,7 @@ test('a wrong password answers 400 wrong_password and deletes nothing; attempts 
   assert.ok(Number(throttled.headers['retry-after']) > 0);
   assert.deepEqual((await dora.get('/api/goals')).body.map((g: { name: string }) => g.name), ['Kept']);
 
-  steady.clock.advance(THROTTLE_RULES.changePasswordPerUser.refillMs);
+  steady.clock.advance(THROTTLE_RULES.changePasswordPerSession.refillMs);
   assert.equal((await deleteMe(dora, PASSWORD)).status, 200);
   assert.equal((await steady.client().post('/api/login', { email: 'dora@example.com', password: PASSWORD })).status, 401);
 });
