@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import type { DatabaseConfig } from '../config.js';
+import { PRIVATE_FILE_MODE } from '../private-files.js';
 
 const run = promisify(execFile);
 
@@ -33,7 +34,7 @@ export async function backupDatabase(database: DatabaseConfig, target: string): 
   const file = path.resolve(target);
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`);
   // Created empty and private first, so the copy is never readable by others, not even for a moment.
-  fs.closeSync(fs.openSync(temporary, 'wx', 0o600));
+  fs.closeSync(fs.openSync(temporary, 'wx', PRIVATE_FILE_MODE));
   try {
     if (database.kind === 'sqlite') vacuumInto(database.file, temporary);
     else await pgDump(database.url, temporary);

@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.js';
 import { wallClockText } from '../goals/start.js';
 import { backupDatabase } from './backup.js';
 import { claimBackupDay, finishBackupDay, releaseBackupDay } from './store.js';
+import { makePrivateFolder } from '../private-files.js';
 
 /** The local hour from which a day's backup is due (server time, `TZ`). */
 export const BACKUP_HOUR = 3;
@@ -46,7 +47,7 @@ export class BackupScheduler {
   constructor(private readonly options: BackupSchedulerOptions) {}
 
   start(intervalMs = CHECK_INTERVAL_MS): void {
-    fs.mkdirSync(this.options.backupDir, { recursive: true, mode: 0o700 });
+    makePrivateFolder(this.options.backupDir);
     this.timer = setInterval(() => void this.check(), intervalMs);
     this.timer.unref();
     void this.check();

@@ -50,4 +50,5 @@ test('a server started with BACKUP_DIR writes the day\'s backup (after 03:00 ser
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   assert.equal(fs.statSync(expected).mode & 0o777, 0o600);
+  assert.equal(fs.statSync(backupDir).mode & 0o777, 0o700, 'the backup folder is private like the data folder');
 });
