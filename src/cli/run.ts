@@ -7,6 +7,7 @@ import type { AppDeps } from '../server/deps.js';
 import { HttpError } from '../server/http/errors.js';
 import { checkedInviteNote } from '../server/invites/note.js';
 import { createInvite } from '../server/invites/service.js';
+import { findServedBaseUrl } from '../server/ops/server-state-store.js';
 import { openServices, type Services } from '../server/services.js';
 
 export const USAGE = `Usage: steady <command> [options]
@@ -17,7 +18,8 @@ Commands:
   migrate                apply pending database migrations (the server also does this at start)
   help                   show this help (also --help, -h)
 
-steady reads the same environment as the server: DATABASE_URL, BASE_URL, SECRET_KEY, DATA_DIR, ...`;
+steady reads the same environment as the server: DATABASE_URL, BASE_URL, SECRET_KEY, DATA_DIR, ...
+Without BASE_URL, links use the address the server last started with.`;
 
 export interface CliOutput {
   out(line: string): void;
@@ -59,7 +61,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliOutp
   try {
     // The commands send no mail, and stdout is the operator's: the outbox mailer's log stays silent.
     services = await openServices(config, { clock: systemClock, log: pino({ level: 'silent' }) });
-    await work({ deps: services.deps, applied: services.applied, io });
+    await work({ deps: await withServedBaseUrl(services.deps, env), applied: services.applied, io });
     return 0;
   } catch (error) {
     io.err(`steady ${command}: ${error instanceof Error ? error.message : String(error)}`);
@@ -111,6 +113,16 @@ const COMMANDS: Record<string, (args: string[]) => Work> = {
     };
   },
 };
+
+/**
+ * Without a BASE_URL of its own the CLI links to the address the server last started with (it may run on another
+ * PORT than the CLI's default), so `PORT=4311 npm start` and then `steady invite` prints a working link.
+ */
+async function withServedBaseUrl(deps: AppDeps, env: NodeJS.ProcessEnv): Promise<AppDeps> {
+  if (env.BASE_URL?.trim()) return deps;
+  const served = await findServedBaseUrl(deps.db);
+  return served === null ? deps : { ...deps, config: loadConfig({ ...env, BASE_URL: served }) };
+}
 
 /** parseArgs' complaints (unknown option, missing value) and option values our checks refuse. */
 function isUsageError(error: unknown): error is Error {

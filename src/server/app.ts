@@ -9,8 +9,11 @@ import { goalRoutes } from './goals/routes.js';
 import { installCsrfGuard } from './http/csrf.js';
 import { frameworkErrorAnswer, installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { echoRequestId, requestLogOptions } from './http/request-log.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { inviteRoutes } from './invites/routes.js';
+import { installRequestMetrics } from './ops/metrics.js';
+import { opsRoutes } from './ops/ops-routes.js';
 import { resetRoutes } from './accounts/reset-routes.js';
 import { webAppRoutes } from './web-app.js';
 
@@ -20,6 +23,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export async function buildApp(deps: AppDeps, loggerInstance?: FastifyBaseLogger): Promise<FastifyInstance> {
   const app = Fastify({
     ...(loggerInstance ? { loggerInstance } : { logger: false }),
+    ...requestLogOptions,
     // Only the listed proxies may name the client; an empty list trusts nobody (decision 0013).
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy.join(',') : false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -32,6 +36,8 @@ export async function buildApp(deps: AppDeps, loggerInstance?: FastifyBaseLogger
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);
+  echoRequestId(app);
+  installRequestMetrics(app, deps.metrics);
   installJsonBodyParser(app);
   installSecurityHeaders(app, deps.config.secureCookies);
   installCsrfGuard(app, deps.config.baseUrl);
@@ -43,6 +49,7 @@ export async function buildApp(deps: AppDeps, loggerInstance?: FastifyBaseLogger
   await app.register(inviteRoutes(deps));
   await app.register(goalRoutes(deps));
   await app.register(adminRoutes(deps));
+  await app.register(opsRoutes(deps));
   await app.register(webAppRoutes(deps));
   return app;
 }

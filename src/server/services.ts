@@ -5,6 +5,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import type { AppDeps } from './deps.js';
 import { createMailer } from './mail/transport.js';
+import { countingMailer, createMetrics } from './ops/metrics.js';
 import { defaultWebRoot } from './paths.js';
 import { loadSecretKey } from './secret-key.js';
 
@@ -29,16 +30,20 @@ export interface Services {
  * migrate the database, load (or create) the secret key, pick the mailer from the configuration.
  */
 export async function openServices(config: Config, options: ServiceOptions): Promise<Services> {
-  const database = openDatabase(config.database);
+  const database = openDatabase(config.database, {
+    onConnectionError: (error) => options.log.warn({ err: error }, 'database connection lost; reconnecting when needed'),
+  });
   try {
     const applied = await migrateToLatest(database.db, database.dialect);
+    const metrics = createMetrics(database.poolStats);
     const deps: AppDeps = {
       config,
       db: database.db,
       clock: options.clock,
-      mailer: createMailer(config, options.log),
+      mailer: countingMailer(createMailer(config, options.log), metrics.mails),
       secretKey: loadSecretKey(config),
       webRoot: options.webRoot ?? defaultWebRoot,
+      metrics,
     };
     return { deps, applied, close: () => database.close() };
   } catch (error) {

@@ -10,27 +10,110 @@ import type { Database } from './schema.js';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** Connections of PostgreSQL's pool (for metrics); null on SQLite, which has its one connection. */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/**
+ * Deadlines that turn an unreachable or stuck database into a quick error (answered 503 database_unavailable)
+ * instead of a request that hangs: together they stay under the 2 s an answer may take (decision 0050).
+ */
+export const DATABASE_TIMEOUTS = {
+  /** Opening a PostgreSQL connection, or waiting for a free one in the pool. */
+  connectMs: 1_000,
+  /** PostgreSQL cancels a statement (or a lock wait) that runs longer. */
+  statementMs: 1_500,
+  /** The client gives up on an answer that never comes (a connection that went silent). */
+  queryMs: 1_800,
+  /** SQLite waits this long for another process's write lock, then fails with SQLITE_BUSY. */
+  sqliteBusyMs: 1_500,
+};
+
+export interface OpenOptions {
+  /**
+   * Told about errors of connections nobody is using right now (PostgreSQL restarted, network gone). Without a
+   * listener such an error would end the process; the pool drops the connection and opens a new one when needed.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 // PostgreSQL returns bigint (our millisecond timestamps) as strings; they fit a JS number exactly.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): DatabaseHandle {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: 10,
+      connectionTimeoutMillis: DATABASE_TIMEOUTS.connectMs,
+      statement_timeout: DATABASE_TIMEOUTS.statementMs,
+      query_timeout: DATABASE_TIMEOUTS.queryMs,
+      // A dead peer is noticed by the operating system even while no query runs.
+      keepAlive: true,
+    });
+    const onError = options.onConnectionError ?? (() => {});
+    // Idle connections report here; pg-pool removes them itself.
+    pool.on('error', onError);
+    // A connection checked out between two queries of a transaction has no listener of pg-pool's: without this one
+    // its error would be unhandled and end the process. The query that uses it next fails and releases it broken.
+    pool.on('connect', (client) => client.on('error', onError));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: dropTimedOutConnections(pool) }) });
+    return {
+      db,
+      dialect: 'postgres',
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   }
   fs.mkdirSync(path.dirname(config.file), { recursive: true });
   const sqlite = new SqliteDatabase(config.file);
-  // WAL lets readers run beside the one writer; the busy timeout makes a second process wait, not fail.
+  // WAL lets readers run beside the one writer; the busy timeout makes a second process wait, not fail at once.
+  // It is short because better-sqlite3 waits synchronously, holding up every request (decision 0050).
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${DATABASE_TIMEOUTS.sqliteBusyMs}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', poolStats: () => null, close: () => db.destroy() };
+}
+
+/**
+ * After pg's query timeout the connection still waits for the lost answer, and Kysely hands it back as healthy, so
+ * the next query would queue behind it forever. A connection that timed out is released as broken instead: the
+ * pool closes it and opens a fresh one when needed.
+ */
+function dropTimedOutConnections(pool: pg.Pool): pg.Pool {
+  const timedOut = new WeakSet<pg.PoolClient>();
+  const watched = new WeakSet<pg.PoolClient>();
+  const connect = async () => {
+    const client = await pool.connect();
+    if (!watched.has(client)) {
+      watched.add(client);
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as { query: unknown }).query = (...args: unknown[]) => {
+        const result = query(...args);
+        if (result instanceof Promise) {
+          result.catch((error: unknown) => {
+            if (error instanceof Error && error.message === 'Query read timeout') timedOut.add(client);
+          });
+        }
+        return result;
+      };
+    }
+    const release = client.release.bind(client);
+    client.release = (error?: Error | boolean) =>
+      release(error ?? (timedOut.has(client) ? new Error('query timed out; connection dropped') : undefined));
+    return client;
+  };
+  // Kysely calls only these two.
+  return { connect, end: () => pool.end() } as unknown as pg.Pool;
 }
 
 const STATEMENT_CACHE_MAX = 500;

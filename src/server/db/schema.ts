@@ -12,6 +12,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   throttle_buckets: ThrottleBucketsTable;
   goals: GoalsTable;
+  server_state: ServerStateTable;
 }
 
 export interface UsersTable {
@@ -92,3 +93,10 @@ export interface GoalsTable {
 
 export type UserRow = Selectable<UsersTable>;
 export type GoalRow = Selectable<GoalsTable>;
+
+/** One row per fact (`base_url`: the BASE_URL the server last started with, for the CLI's links). */
+export interface ServerStateTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}

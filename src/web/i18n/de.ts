@@ -192,5 +192,6 @@ export const de: Messages = {
   'error.too_many_amounts': 'Zu viele Einträge an diesem Tag.',
   'error.note_too_long': 'Die Notiz ist zu lang (höchstens 500 Zeichen).',
   'error.internal': 'Auf dem Server ist etwas schiefgegangen. Bitte versuche es erneut.',
+  'error.database_unavailable': 'Der Server erreicht seine Datenbank gerade nicht. Bitte versuche es gleich noch einmal.',
   'error.unknown': 'Etwas ist schiefgegangen. Bitte versuche es erneut.',
 };

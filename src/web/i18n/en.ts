@@ -191,5 +191,6 @@ export const en = {
   'error.too_many_amounts': 'Too many entries on this day.',
   'error.note_too_long': 'The note is too long (at most 500 characters).',
   'error.internal': 'Something went wrong on the server. Please try again.',
+  'error.database_unavailable': 'The server cannot reach its database right now. Please try again in a moment.',
   'error.unknown': 'Something went wrong. Please try again.',
 } as const;

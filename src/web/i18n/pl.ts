@@ -194,5 +194,6 @@ export const pl: Messages = {
   'error.too_many_amounts': 'Za dużo wpisów w tym dniu.',
   'error.note_too_long': 'Notatka jest za długa (najwyżej 500 znaków).',
   'error.internal': 'Coś poszło nie tak na serwerze. Spróbuj ponownie.',
+  'error.database_unavailable': 'Serwer nie może teraz połączyć się z bazą danych. Spróbuj ponownie za chwilę.',
   'error.unknown': 'Coś poszło nie tak. Spróbuj ponownie.',
 };

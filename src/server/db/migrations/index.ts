@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import * as m0001 from './0001_accounts.js';
 import * as m0002 from './0002_goals.js';
+import * as m0004 from './0004_server_state.js';
 
 /** A migration is frozen once released: it types the database as `any` and never imports store code. */
 export interface SteadyMigration {
@@ -12,4 +13,5 @@ export interface SteadyMigration {
 export const migrations: Record<string, SteadyMigration> = {
   '0001_accounts': m0001,
   '0002_goals': m0002,
+  '0004_server_state': m0004,
 };
