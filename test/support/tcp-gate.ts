@@ -1,0 +1,58 @@
+import net from 'node:net';
+
+/**
+ * A TCP proxy between Steady and PostgreSQL that a test can close and reopen, as a database restart or a network
+ * failure would: `close()` destroys every open connection and refuses new ones, `hang()` accepts new connections
+ * but never answers (a silent network), `open()` forwards again.
+ */
+export interface TcpGate {
+  /** host:port to connect to instead of the target. */
+  port: number;
+  open(): void;
+  close(): void;
+  hang(): void;
+  stop(): Promise<void>;
+}
+
+export async function startTcpGate(targetHost: string, targetPort: number): Promise<TcpGate> {
+  let state: 'open' | 'closed' | 'hanging' = 'open';
+  const sockets = new Set<net.Socket>();
+  const track = (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+  const server = net.createServer((client) => {
+    track(client);
+    if (state === 'closed') return client.destroy();
+    if (state === 'hanging') return;
+    const upstream = net.connect(targetPort, targetHost);
+    track(upstream);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const destroyAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    open: () => {
+      state = 'open';
+    },
+    close: () => {
+      state = 'closed';
+      destroyAll();
+    },
+    hang: () => {
+      state = 'hanging';
+      destroyAll();
+    },
+    stop: async () => {
+      destroyAll();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
