@@ -5,7 +5,7 @@ import { announceFirstInvite } from './invites/first-invite.js';
 import { createLogger } from './log.js';
 import { saveServedBaseUrl } from './ops/server-state-store.js';
 import { openServices } from './services.js';
-import { installGracefulShutdown } from './shutdown.js';
+import { gracefulShutdown } from './shutdown.js';
 
 /** Process entry: config -> database -> app -> listen, and a graceful shutdown on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -14,7 +14,9 @@ async function main(): Promise<void> {
   const services = await openServices(config, { clock: systemClock, log });
   const { deps } = services;
   const app = await buildApp(deps, log);
-  installGracefulShutdown({ app, closeServices: () => services.close(), log });
+  const shutdown = gracefulShutdown({ app, closeServices: () => services.close(), log });
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({
     port: config.port,

@@ -14,14 +14,14 @@ export interface ShutdownParts {
 }
 
 /**
- * SIGTERM or SIGINT: stop accepting connections, let the requests in flight answer (their connections close
+ * The shutdown `main.ts` runs on SIGTERM or SIGINT: stop accepting connections, let the requests in flight answer (their connections close
  * after the answer), then run the app's onClose hooks (background jobs) and close the database, and exit 0.
  * A request still running after the drain time has its connection cut, so a stuck client cannot keep the
  * process alive (decision 0052). A second signal during the drain changes nothing.
  */
-export function installGracefulShutdown({ app, closeServices, log, drainTimeoutMs = DRAIN_TIMEOUT_MS, exit = process.exit }: ShutdownParts): void {
+export function gracefulShutdown({ app, closeServices, log, drainTimeoutMs = DRAIN_TIMEOUT_MS, exit = process.exit }: ShutdownParts) {
   let closing = false;
-  const shutdown = async (signal: string) => {
+  return async (signal: string): Promise<void> => {
     if (closing) return;
     closing = true;
     log.info({ signal }, 'shutting down: no new connections, finishing the requests in flight');
@@ -43,6 +43,4 @@ export function installGracefulShutdown({ app, closeServices, log, drainTimeoutM
     }
     exit(code);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
