@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { buildApp } from '../../src/server/app.js';
 import { FakeClock } from '../../src/server/clock.js';
 import { loadConfig } from '../../src/server/config.js';
@@ -33,9 +33,9 @@ export interface TestApp {
 /**
  * The production wiring (`openServices`, `buildApp`) on a fresh database (SQLite file, or PostgreSQL with
  * TEST_DB=postgres), a fake clock and a real SMTP receiver as SMTP_URL. `env` overrides environment variables as
- * an operator would set them.
+ * an operator would set them; `options.log` makes the app log there (as main.ts's logger does).
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: { log?: Logger } = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
   const smtp = await startSmtpReceiver();
   const config = loadConfig({
@@ -51,11 +51,11 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const clock = new FakeClock();
   const services = await openServices(config, {
     clock,
-    log: pino({ level: config.logLevel }),
+    log: options.log ?? pino({ level: config.logLevel }),
     webRoot: `${testDb.dataDir}/no-web-build`,
   });
   const { deps } = services;
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, options.log);
   await app.ready();
 
   const testApp: TestApp = {
