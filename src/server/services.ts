@@ -30,11 +30,11 @@ export interface Services {
  * migrate the database, load (or create) the secret key, pick the mailer from the configuration.
  */
 export async function openServices(config: Config, options: ServiceOptions): Promise<Services> {
+  const applied = await migrate(config);
   const database = openDatabase(config.database, {
     onConnectionError: (error) => options.log.warn({ err: error }, 'database connection lost; reconnecting when needed'),
   });
   try {
-    const applied = await migrateToLatest(database.db, database.dialect);
     const metrics = createMetrics(database.poolStats);
     const deps: AppDeps = {
       config,
@@ -49,5 +49,15 @@ export async function openServices(config: Config, options: ServiceOptions): Pro
   } catch (error) {
     await database.close();
     throw error;
+  }
+}
+
+/** Migrations run on a handle of their own without the request deadlines (see `migrateToLatest`). */
+async function migrate(config: Config): Promise<string[]> {
+  const database = openDatabase(config.database, { patient: true });
+  try {
+    return await migrateToLatest(database.db, database.dialect);
+  } finally {
+    await database.close();
   }
 }

@@ -34,6 +34,8 @@ export const DATABASE_TIMEOUTS = {
   queryMs: 1_800,
   /** SQLite waits this long for another process's write lock, then fails with SQLITE_BUSY. */
   sqliteBusyMs: 1_500,
+  /** What a `patient` handle (migrations) waits for a connection or SQLite's lock. */
+  patientMs: 30_000,
 };
 
 export interface OpenOptions {
@@ -42,6 +44,11 @@ export interface OpenOptions {
    * listener such an error would end the process; the pool drops the connection and opens a new one when needed.
    */
   onConnectionError?: (error: Error) => void;
+  /**
+   * For migrations: no statement or query deadline and a long SQLite busy wait, since a migration may run long and
+   * a second process waits for the first one's lock (decision 0051).
+   */
+  patient?: boolean;
 }
 
 // PostgreSQL returns bigint (our millisecond timestamps) as strings; they fit a JS number exactly.
@@ -52,9 +59,8 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     const pool = new pg.Pool({
       connectionString: config.url,
       max: 10,
-      connectionTimeoutMillis: DATABASE_TIMEOUTS.connectMs,
-      statement_timeout: DATABASE_TIMEOUTS.statementMs,
-      query_timeout: DATABASE_TIMEOUTS.queryMs,
+      connectionTimeoutMillis: options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.connectMs,
+      ...(!options.patient && { statement_timeout: DATABASE_TIMEOUTS.statementMs, query_timeout: DATABASE_TIMEOUTS.queryMs }),
       // A dead peer is noticed by the operating system even while no query runs.
       keepAlive: true,
     });
@@ -79,7 +85,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma(`busy_timeout = ${DATABASE_TIMEOUTS.sqliteBusyMs}`);
+  sqlite.pragma(`busy_timeout = ${options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.sqliteBusyMs}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', poolStats: () => null, close: () => db.destroy() };
 }
