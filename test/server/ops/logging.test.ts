@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { createLogger, readableLine } from '../../../src/server/log.js';
+import { projectRoot } from '../../../src/server/paths.js';
 import { createTestApp, PASSWORD } from '../../support/app.js';
+import { createTestDatabase } from '../../support/database.js';
+import { freePort } from '../../support/server-process.js';
 import { resetPairFrom } from '../reset/support.js';
 
 /** A JSON-lines logger at its most talkative level, writing into memory. */
@@ -76,4 +80,35 @@ test('on a terminal: readable lines, and the first-start invite link set apart o
   assert.equal(block[0], '', 'a blank line before the block');
   assert.match(block[1]!, /^=+$/);
   assert.equal(readableLine('not json\n'), 'not json\n');
+});
+
+test('the real server on a terminal (script(1) gives it one): readable lines, the invite link set apart, no JSON', { timeout: 60_000 }, async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.drop());
+  const port = await freePort();
+  const child = spawn('script', ['-qfec', `${JSON.stringify(process.execPath)} --import tsx src/server/main.ts`, '/dev/null'], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH ?? '', TERM: 'dumb', DATABASE_URL: database.url, DATA_DIR: database.dataDir, PORT: String(port), LOG_LEVEL: 'info' },
+    detached: true,
+  });
+  const exited = new Promise((resolve) => child.on('close', resolve));
+  t.after(async () => {
+    process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no invite block within 30 s:\n${output}`)), 30_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8').replace(/\r/g, '');
+      if (/\n=+\n\n/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  const lines = output.split('\n');
+  assert.ok(lines.some((line) => new RegExp(`^\\d\\d:\\d\\d:\\d\\d INFO  Steady is running at http://localhost:${port} `).test(line)), output);
+  assert.ok(lines.some((line) => new RegExp(`^ {4}http://localhost:${port}/\\?invite=[0-9a-f]{64}$`).test(line)), output);
+  assert.equal(lines.some((line) => line.startsWith('{')), false, 'no JSON lines on a terminal');
 });
