@@ -1,15 +1,19 @@
-import { buildApp } from './app.js';
-import { systemClock } from './clock.js';
 import { ConfigError, loadConfig } from './config.js';
-import { announceFirstInvite } from './invites/first-invite.js';
-import { createLogger } from './log.js';
-import { saveServedBaseUrl } from './ops/server-state-store.js';
-import { openServices } from './services.js';
-import { gracefulShutdown } from './shutdown.js';
 
 /** Process entry: config -> database -> app -> listen, and a graceful shutdown on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  // Loaded only after the configuration passed, so a bad variable is reported at once.
+  const [{ buildApp }, { systemClock }, { announceFirstInvite }, { createLogger }, { saveServedBaseUrl }, { openServices }, { gracefulShutdown }] =
+    await Promise.all([
+      import('./app.js'),
+      import('./clock.js'),
+      import('./invites/first-invite.js'),
+      import('./log.js'),
+      import('./ops/server-state-store.js'),
+      import('./services.js'),
+      import('./shutdown.js'),
+    ]);
   const log = createLogger({ level: config.logLevel, readable: process.stdout.isTTY === true });
   const services = await openServices(config, { clock: systemClock, log });
   const { deps } = services;

@@ -47,6 +47,7 @@ const PG_CLIENT_MESSAGES = [
   'Query read timeout',
   'Client has encountered a connection error and is not queryable',
   'Connection ended unexpectedly',
+  'timeout expired',
 ];
 
 /**

@@ -4,7 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
-import type { DialectName } from './dialect.js';
+import { type DialectName, isDatabaseUnavailable } from './dialect.js';
 import type { Database } from './schema.js';
 
 export interface DatabaseHandle {
@@ -22,16 +22,19 @@ export interface PoolStats {
 }
 
 /**
- * Deadlines that turn an unreachable or stuck database into a quick error (answered 503 database_unavailable)
- * instead of a request that hangs: together they stay under the 2 s an answer may take (decision 0050).
+ * Deadlines that turn an unreachable database into a quick 503 database_unavailable instead of a request that
+ * hangs, while a busy but healthy database (a burst of writes queued on one row lock) still gets to answer
+ * (decision 0050).
  */
 export const DATABASE_TIMEOUTS = {
-  /** Opening a PostgreSQL connection, or waiting for a free one in the pool. */
+  /** Opening one PostgreSQL connection: an unreachable server fails within this. */
   connectMs: 1_000,
+  /** After a failed connection attempt, new requests fail at once for this long instead of each trying again. */
+  failFastMs: 500,
   /** PostgreSQL cancels a statement (or a lock wait) that runs longer. */
-  statementMs: 1_500,
+  statementMs: 5_000,
   /** The client gives up on an answer that never comes (a connection that went silent). */
-  queryMs: 1_800,
+  queryMs: 6_000,
   /** SQLite waits this long for another process's write lock, then fails with SQLITE_BUSY. */
   sqliteBusyMs: 1_500,
   /** What a `patient` handle (migrations) waits for a connection or SQLite's lock. */
@@ -59,7 +62,9 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     const pool = new pg.Pool({
       connectionString: config.url,
       max: 10,
-      connectionTimeoutMillis: options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.connectMs,
+      // No deadline for waiting on a busy pool (its connections are working: a burst of requests is healthy);
+      // each new connection has a deadline of its own, which is what an unreachable server runs into.
+      Client: clientWithConnectTimeout(options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.connectMs),
       ...(!options.patient && { statement_timeout: DATABASE_TIMEOUTS.statementMs, query_timeout: DATABASE_TIMEOUTS.queryMs }),
       // A dead peer is noticed by the operating system even while no query runs.
       keepAlive: true,
@@ -70,7 +75,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // A connection checked out between two queries of a transaction has no listener of pg-pool's: without this one
     // its error would be unhandled and end the process. The query that uses it next fails and releases it broken.
     pool.on('connect', (client) => client.on('error', onError));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: dropTimedOutConnections(pool) }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool) }) });
     return {
       db,
       dialect: 'postgres',
@@ -90,16 +95,39 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   return { db, dialect: 'sqlite', poolStats: () => null, close: () => db.destroy() };
 }
 
+/** pg's client, giving up connecting after `timeoutMs` (pg-pool would apply its own wait deadline instead). */
+function clientWithConnectTimeout(timeoutMs: number): typeof pg.Client {
+  return class extends pg.Client {
+    constructor(config: pg.ClientConfig = {}) {
+      super({ ...config, connectionTimeoutMillis: timeoutMs });
+    }
+  };
+}
+
 /**
- * After pg's query timeout the connection still waits for the lost answer, and Kysely hands it back as healthy, so
- * the next query would queue behind it forever. A connection that timed out is released as broken instead: the
- * pool closes it and opens a fresh one when needed.
+ * What Kysely sees of the pool, with two guards:
+ * - while the database is down (the last connection attempt failed less than `failFastMs` ago), new requests fail
+ *   at once instead of queueing for their own attempt, so many waiting requests still answer 503 quickly;
+ * - after pg's query timeout the connection still waits for the lost answer, and Kysely would hand it back as
+ *   healthy, so the next query would queue behind it; such a connection is released as broken instead and the
+ *   pool opens a fresh one when needed.
  */
-function dropTimedOutConnections(pool: pg.Pool): pg.Pool {
+function resilientPool(pool: pg.Pool): pg.Pool {
   const timedOut = new WeakSet<pg.PoolClient>();
   const watched = new WeakSet<pg.PoolClient>();
+  let failedAt: number | null = null;
   const connect = async () => {
-    const client = await pool.connect();
+    if (failedAt !== null && Date.now() - failedAt < DATABASE_TIMEOUTS.failFastMs) {
+      throw Object.assign(new Error('the database was unreachable a moment ago'), { code: 'ECONNREFUSED' });
+    }
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+      failedAt = null;
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) failedAt = Date.now();
+      throw error;
+    }
     if (!watched.has(client)) {
       watched.add(client);
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
