@@ -3,7 +3,8 @@ import net from 'node:net';
 /**
  * A TCP proxy between Steady and PostgreSQL that a test can close and reopen, as a database restart or a network
  * failure would: `close()` destroys every open connection and refuses new ones, `hang()` accepts new connections
- * but never answers (a silent network), `open()` forwards again.
+ * but never answers (a silent network), `stall()` keeps the open connections but drops what they send (a network
+ * that went silent mid-query), `open()` forwards again.
  */
 export interface TcpGate {
   /** host:port to connect to instead of the target. */
@@ -11,11 +12,12 @@ export interface TcpGate {
   open(): void;
   close(): void;
   hang(): void;
+  stall(): void;
   stop(): Promise<void>;
 }
 
 export async function startTcpGate(targetHost: string, targetPort: number): Promise<TcpGate> {
-  let state: 'open' | 'closed' | 'hanging' = 'open';
+  let state: 'open' | 'closed' | 'hanging' | 'stalled' = 'open';
   const sockets = new Set<net.Socket>();
   const track = (socket: net.Socket) => {
     sockets.add(socket);
@@ -25,11 +27,12 @@ export async function startTcpGate(targetHost: string, targetPort: number): Prom
   const server = net.createServer((client) => {
     track(client);
     if (state === 'closed') return client.destroy();
-    if (state === 'hanging') return;
+    if (state === 'hanging' || state === 'stalled') return;
     const upstream = net.connect(targetPort, targetHost);
     track(upstream);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    // Bytes are forwarded one chunk at a time so that a stalled gate can drop them.
+    client.on('data', (chunk: Buffer) => state === 'open' && upstream.write(chunk));
+    upstream.on('data', (chunk: Buffer) => state === 'open' && client.write(chunk));
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -49,6 +52,9 @@ export async function startTcpGate(targetHost: string, targetPort: number): Prom
     hang: () => {
       state = 'hanging';
       destroyAll();
+    },
+    stall: () => {
+      state = 'stalled';
     },
     stop: async () => {
       destroyAll();

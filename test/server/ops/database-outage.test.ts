@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
+import { DATABASE_TIMEOUTS } from '../../../src/server/db/open.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import type { TestClient, TestResponse } from '../../support/client.js';
 import { createTestDatabase } from '../../support/database.js';
@@ -64,8 +65,10 @@ test('PostgreSQL behind a closed and reopened gate: no crash, 503 in time, /read
   assert.equal(health.status, 200);
   assert.deepEqual(health.body, { status: 'ok' });
 
-  // A network that swallows packets: only the connect timeout ends the wait.
+  // A network that swallows packets: only the connect timeout ends the wait (once the fail-fast pause after the
+  // last failed attempt is over, each request tries to connect again).
   gate.hang();
+  await pause(DATABASE_TIMEOUTS.failFastMs + 100);
   assertUnavailable(await answered(anna.get('/api/goals')));
   assertUnavailable(await answered(app.client().get('/readyz')));
 
@@ -76,6 +79,29 @@ test('PostgreSQL behind a closed and reopened gate: no crash, 503 in time, /read
   assert.equal(created.status, 200, created.text);
   const listed = await answered(anna.get('/api/goals'));
   assert.deepEqual(listed.body.map((g: { name: string }) => g.name), ['Push-ups', 'Squats']);
+});
+
+test('PostgreSQL going silent mid-query: 503 after the query deadline, and the silent connection is not used again', { timeout: 60_000 }, async (t) => {
+  const database = await createTestDatabase('postgres');
+  t.after(() => database.drop());
+  const target = new URL(database.url);
+  const gate = await startTcpGate(target.hostname, Number(target.port || 5432));
+  t.after(() => gate.stop());
+  const gated = new URL(database.url);
+  gated.hostname = '127.0.0.1';
+  gated.port = String(gate.port);
+  const app = await createTestApp({ DATABASE_URL: gated.href, DATA_DIR: database.dataDir });
+  t.after(() => app.close());
+  const anna = await app.register('anna@example.com');
+
+  gate.stall();
+  assertUnavailable(await answered(anna.get('/api/goals'), DATABASE_TIMEOUTS.queryMs + 3_000));
+  gate.open();
+  // Every later request works: none waits behind the answer that never came.
+  for (let i = 0; i < 3; i++) {
+    const created = await answered(anna.post('/api/goals', { name: `Goal ${i}` }));
+    assert.equal(created.status, 200, created.text);
+  }
 });
 
 /** A test app on a SQLite file of its own, whatever TEST_DB says. */
