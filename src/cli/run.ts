@@ -3,9 +3,11 @@ import { pino } from 'pino';
 import { listUsers } from '../server/accounts/store.js';
 import { systemClock } from '../server/clock.js';
 import { type Config, ConfigError, loadConfig } from '../server/config.js';
+import type { AppDeps } from '../server/deps.js';
 import { HttpError } from '../server/http/errors.js';
 import { checkedInviteNote } from '../server/invites/note.js';
 import { createInvite } from '../server/invites/service.js';
+import { findServedBaseUrl } from '../server/ops/server-state-store.js';
 import { openServices, type Services } from '../server/services.js';
 import { backupCommand } from './backup.js';
 import { copyCommand } from './copy.js';
@@ -23,7 +25,8 @@ Commands:
   reset-link EMAIL       print a password reset link for the user (for servers without SMTP); the link is the last line
   help                   show this help (also --help, -h)
 
-steady reads the same environment as the server: DATABASE_URL, BASE_URL, SECRET_KEY, DATA_DIR, ...`;
+steady reads the same environment as the server: DATABASE_URL, BASE_URL, SECRET_KEY, DATA_DIR, ...
+Without BASE_URL, links use the address the server last started with.`;
 
 export type { CliOutput } from './work.js';
 
@@ -62,7 +65,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliOutp
   try {
     // The commands send no mail, and stdout is the operator's: the outbox mailer's log stays silent.
     services = await openServices(config, { clock: systemClock, log: pino({ level: 'silent' }) });
-    await work({ deps: services.deps, applied: services.applied, io });
+    await work({ deps: await withServedBaseUrl(services.deps, env), applied: services.applied, io });
     return 0;
   } catch (error) {
     io.err(`steady ${command}: ${error instanceof Error ? error.message : String(error)}`);
@@ -109,6 +112,16 @@ const COMMANDS: Record<string, (args: string[]) => Work> = {
     };
   },
 };
+
+/**
+ * Without a BASE_URL of its own the CLI links to the address the server last started with (it may run on another
+ * PORT than the CLI's default), so `PORT=4311 npm start` and then `steady invite` prints a working link.
+ */
+async function withServedBaseUrl(deps: AppDeps, env: NodeJS.ProcessEnv): Promise<AppDeps> {
+  if (env.BASE_URL?.trim()) return deps;
+  const served = await findServedBaseUrl(deps.db);
+  return served === null ? deps : { ...deps, config: loadConfig({ ...env, BASE_URL: served }) };
+}
 
 /** parseArgs' complaints (unknown option, missing value) and option values our checks refuse. */
 function isUsageError(error: unknown): error is Error {

@@ -11,9 +11,12 @@ import { SMALL_BODY_LIMIT_BYTES } from './http/body-limits.js';
 import { installCsrfGuard } from './http/csrf.js';
 import { frameworkErrorAnswer, installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { echoRequestId, requestLogOptions } from './http/request-log.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { inviteRoutes } from './invites/routes.js';
 import { inviteRevokeRoutes } from './invites/revoke-routes.js';
+import { installRequestMetrics } from './ops/metrics.js';
+import { opsRoutes } from './ops/ops-routes.js';
 import { resetRoutes } from './accounts/reset-routes.js';
 import { webAppRoutes } from './web-app.js';
 
@@ -37,6 +40,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     ...(loggerInstance ? { loggerInstance } : { logger: false }),
+    ...requestLogOptions,
     // Only the listed proxies may name the client; an empty list trusts nobody (decision 0013).
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy.join(',') : false,
     bodyLimit: SMALL_BODY_LIMIT_BYTES,
@@ -52,6 +56,8 @@ export async function buildApp(
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);
+  echoRequestId(app);
+  installRequestMetrics(app, deps.metrics);
   installJsonBodyParser(app);
   installSecurityHeaders(app, deps.config.secureCookies);
   installCsrfGuard(app, deps.config.baseUrl);
@@ -65,6 +71,7 @@ export async function buildApp(
   await app.register(adminRoutes(deps));
   await app.register(dataRoutes(deps));
   await app.register(inviteRevokeRoutes(deps));
+  await app.register(opsRoutes(deps));
   await app.register(webAppRoutes(deps));
   return app;
 }

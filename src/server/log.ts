@@ -1,52 +1,43 @@
-import { type DestinationStream, type Logger, pino } from 'pino';
+import { pino, type Logger } from 'pino';
+import { requestSerializers } from './http/request-log.js';
 
-/** Query parameters that carry secrets: invite tokens and reset links (spec §2). */
-const SECRET_QUERY_PARAMETERS = new Set(['invite', 'reset_selector', 'reset_token']);
+export interface LogOptions {
+  level: string;
+  /** Readable lines for a person at a terminal instead of JSON lines for a log collector. */
+  readable: boolean;
+  write?: (text: string) => void;
+}
 
 /**
- * A request URL as the log may show it: the values of secret query parameters become `[redacted]`, so a log
- * shipped elsewhere or read by others holds no usable invite or reset link (docs/decisions/0065-log-hygiene.md).
+ * The server's logger: JSON lines (one object per line, with `reqId` on request lines) when the output goes to
+ * a file, journald or a collector; short readable lines when a person watches the terminal (decision 0053).
  */
-export function redactedUrl(url: string): string {
-  const start = url.indexOf('?');
-  if (start === -1) return url;
-  const parts = url
-    .slice(start + 1)
-    .split('&')
-    .map((part) => {
-      const name = part.split('=', 1)[0]!;
-      return SECRET_QUERY_PARAMETERS.has(decodedName(name).toLowerCase()) ? `${name}=[redacted]` : part;
-    });
-  return `${url.slice(0, start)}?${parts.join('&')}`;
+export function createLogger({ level, readable, write = (text) => process.stdout.write(text) }: LogOptions): Logger {
+  const options = { level, serializers: requestSerializers };
+  if (!readable) return pino(options, { write });
+  return pino(options, { write: (line: string) => write(readableLine(line)) });
 }
 
-/** A parameter name as the web app's URLSearchParams reads it (`%69nvite` and `+` decoded); undecodable stays as is. */
-function decodedName(name: string): string {
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+/** Noise for a person: the same in every line, or shown otherwise. */
+const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'inviteUrl']);
+
+/** One JSON log line as `12:04:05 INFO  message key=value ...`; the first-start invite as a block of its own. */
+export function readableLine(json: string): string {
+  let entry: Record<string, unknown>;
   try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
+    entry = JSON.parse(json) as Record<string, unknown>;
   } catch {
-    return name;
+    return json;
   }
-}
-
-/** The request as each request log line shows it: Fastify's default fields, with the URL redacted. */
-export function requestLogSerializer(request: {
-  method: string;
-  url: string;
-  host?: string;
-  ip?: string;
-  socket?: { remotePort?: number };
-}) {
-  return {
-    method: request.method,
-    url: redactedUrl(request.url),
-    host: request.host,
-    remoteAddress: request.ip,
-    remotePort: request.socket?.remotePort,
-  };
-}
-
-/** The server's logger (main.ts); tests pass a destination to read what it wrote. */
-export function createServerLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({ level, serializers: { req: requestLogSerializer } }, destination);
+  const time = new Date(typeof entry.time === 'number' ? entry.time : Date.now()).toTimeString().slice(0, 8);
+  const level = (LEVEL_NAMES[entry.level as number] ?? String(entry.level)).padEnd(5);
+  const fields = Object.entries(entry)
+    .filter(([key, value]) => !HIDDEN.has(key) && value !== undefined)
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  const line = `${time} ${level} ${String(entry.msg ?? '')}${fields.length > 0 ? `  ${fields.join(' ')}` : ''}\n`;
+  if (typeof entry.inviteUrl !== 'string') return line;
+  // The one link a newcomer needs must not scroll by among request lines.
+  const rule = '='.repeat(72);
+  return `\n${rule}\n  No users yet: open this single-use link to create the first account\n\n    ${entry.inviteUrl}\n\n  (valid until ${String(entry.validUntil)}; more invites: npx steady invite)\n${rule}\n\n`;
 }

@@ -40,7 +40,7 @@ export interface TestAppOptions {
 /**
  * The production wiring (`openServices`, `buildApp`) on a fresh database (SQLite file, or PostgreSQL with
  * TEST_DB=postgres), a fake clock and a real SMTP receiver as SMTP_URL. `env` overrides environment variables as
- * an operator would set them.
+ * an operator would set them; `options.log` makes the app log there (as main.ts's logger does).
  */
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();

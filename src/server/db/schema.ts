@@ -13,6 +13,7 @@ export interface Database {
   throttle_buckets: ThrottleBucketsTable;
   goals: GoalsTable;
   backup_runs: BackupRunsTable;
+  server_state: ServerStateTable;
 }
 
 export interface UsersTable {
@@ -108,3 +109,10 @@ export interface BackupRunsTable {
 
 export type UserRow = Selectable<UsersTable>;
 export type GoalRow = Selectable<GoalsTable>;
+
+/** One row per fact (`base_url`: the BASE_URL the server last started with, for the CLI's links). */
+export interface ServerStateTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}

@@ -21,6 +21,12 @@ export const forbidden = (code: string, message: string) => new HttpError(403, c
 export const notFound = (code: string, message: string) => new HttpError(404, code, message);
 export const conflict = (code: string, message: string) => new HttpError(409, code, message);
 
+/** The database cannot serve now (unreachable, busy beyond its timeout, disk full): retry in a moment. */
+export const databaseUnavailable = () =>
+  new HttpError(503, 'database_unavailable', 'The database is unavailable right now, please try again shortly', {
+    'retry-after': '5',
+  });
+
 export function tooManyRequests(retryAfterSeconds: number, message = 'Too many attempts, try again later'): HttpError {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   return new HttpError(429, 'too_many_attempts', `${message} (in ${seconds} s)`, { 'retry-after': String(seconds) });

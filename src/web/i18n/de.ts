@@ -214,5 +214,6 @@ export const de: Messages = {
   'error.too_many_goals': 'Du hast die Grenze von 200 Zielen erreicht. Lösche eines, um ein neues anzulegen.',
   'error.goal_too_large': 'Dieses Ziel enthält zu viele Einträge, um weitere zu speichern.',
   'error.internal': 'Auf dem Server ist etwas schiefgegangen. Bitte versuche es erneut.',
+  'error.database_unavailable': 'Der Server erreicht seine Datenbank gerade nicht. Bitte versuche es gleich noch einmal.',
   'error.unknown': 'Etwas ist schiefgegangen. Bitte versuche es erneut.',
 };

@@ -213,5 +213,6 @@ export const en = {
   'error.too_many_goals': 'You have reached the limit of 200 goals. Delete one to add another.',
   'error.goal_too_large': 'This goal holds too many entries to store more.',
   'error.internal': 'Something went wrong on the server. Please try again.',
+  'error.database_unavailable': 'The server cannot reach its database right now. Please try again in a moment.',
   'error.unknown': 'Something went wrong. Please try again.',
 } as const;

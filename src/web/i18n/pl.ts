@@ -216,5 +216,6 @@ export const pl: Messages = {
   'error.too_many_goals': 'Osiągnięto limit 200 celów. Usuń jeden, aby dodać nowy.',
   'error.goal_too_large': 'Ten cel zawiera zbyt wiele wpisów, by zapisać kolejne.',
   'error.internal': 'Coś poszło nie tak na serwerze. Spróbuj ponownie.',
+  'error.database_unavailable': 'Serwer nie może teraz połączyć się z bazą danych. Spróbuj ponownie za chwilę.',
   'error.unknown': 'Coś poszło nie tak. Spróbuj ponownie.',
 };

@@ -26,7 +26,7 @@ test('migrate applies the migrations once; users on an empty database says so', 
   const first = await steady(['migrate'], env);
   assert.equal(first.stderr, '');
   assert.equal(first.code, 0);
-  assert.match(first.stdout, /^Applied migrations: 0001_accounts, 0002_goals/);
+  assert.match(first.stdout, /^Applied migrations: 0001_accounts, 0002_goals, 0004_server_state\n$/);
 
   const second = await steady(['migrate'], env);
   assert.equal(second.code, 0);

@@ -1,21 +1,16 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { createServerLogger, redactedUrl } from '../../../src/server/log.js';
+import { redactedUrl } from '../../../src/server/http/request-log.js';
+import { createLogger } from '../../../src/server/log.js';
 import { createTestApp } from '../../support/app.js';
 
 describe('log hygiene (issue 13 point 7)', () => {
   it('opening invite and reset links logs no token; without SMTP the outbox file holds the link and the log names only the file', async (t) => {
     const logged: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        logged.push(String(chunk));
-        done();
-      },
-    });
-    const steady = await createTestApp({ SMTP_URL: '', LOG_LEVEL: 'info' }, { log: createServerLogger('info', sink) });
+    const log = createLogger({ level: 'info', readable: false, write: (text) => void logged.push(text) });
+    const steady = await createTestApp({ SMTP_URL: '', LOG_LEVEL: 'info' }, { log });
     t.after(() => steady.close());
     await steady.register('anna@example.com');
 
@@ -31,11 +26,11 @@ describe('log hygiene (issue 13 point 7)', () => {
     assert.equal((await steady.client().get(`/?reset_selector=${selector}&reset_token=${token}`)).status, 200);
     assert.equal((await steady.client().get(`/?lang=de&%69nvite=${invite}`)).status, 200);
 
-    const log = logged.join('');
-    assert.match(log, /"url":"\/\?invite=\[redacted\]"/, 'the request lines are there, redacted');
-    assert.match(log, /"url":"\/\?reset_selector=\[redacted\]&reset_token=\[redacted\]"/);
-    assert.match(log, /"url":"\/\?lang=de&%69nvite=\[redacted\]"/);
-    for (const secret of [invite, selector!, token!]) assert.ok(!log.includes(secret), `${secret} is not in the log`);
+    const lines = logged.join('');
+    assert.match(lines, /"url":"\/\?invite=\[redacted\]"/, 'the request lines are there, redacted');
+    assert.match(lines, /"url":"\/\?reset_selector=\[redacted\]&reset_token=\[redacted\]"/);
+    assert.match(lines, /"url":"\/\?lang=de&%69nvite=\[redacted\]"/);
+    for (const secret of [invite, selector!, token!]) assert.ok(!lines.includes(secret), `${secret} is not in the log`);
     const outboxLine = logged.map((line) => JSON.parse(line)).find((line) => line.msg?.startsWith('mail written to the outbox'));
     assert.equal(outboxLine.file, path.join(outbox, file!));
   });
