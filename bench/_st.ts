@@ -1,0 +1,2 @@
+import { printStartTimes } from './start-time.js';
+await printStartTimes();
