@@ -33,6 +33,17 @@ export async function goalsVersion(db: Kysely<Database>, userId: number): Promis
   return row?.goals_version ?? 0;
 }
 
+/**
+ * After adding goals: bumps the version, then counts. The bump locks the user's row, so a parallel insert waits
+ * for it and then counts these goals too, and no race gets past the cap; over it, the throw rolls the insert back.
+ */
+async function bumpVersionWithinGoalCap(trx: Kysely<Database>, userId: number): Promise<void> {
+  await bumpGoalsVersion(trx, userId);
+  if ((await countGoals(trx, userId)) > GOAL_LIMITS.goalsPerUserMax) {
+    throw badRequest('too_many_goals', `a user may have at most ${GOAL_LIMITS.goalsPerUserMax} goals`);
+  }
+}
+
 /** Every write to a user's goals calls this in the same transaction, after its write to the goal row. */
 async function bumpGoalsVersion(trx: Kysely<Database>, userId: number): Promise<void> {
   await trx
@@ -59,12 +70,7 @@ export async function insertGoal(db: Kysely<Database>, userId: number, goal: New
       })
       .returning(GOAL_COLUMNS)
       .executeTakeFirstOrThrow();
-    await bumpGoalsVersion(trx, userId);
-    // Counted after the bump, which locks the user's row: a parallel insert waits for it and then counts this
-    // goal too, so no race gets past the cap. Over it, the throw rolls the insert back.
-    if ((await countGoals(trx, userId)) > GOAL_LIMITS.goalsPerUserMax) {
-      throw badRequest('too_many_goals', `a user may have at most ${GOAL_LIMITS.goalsPerUserMax} goals`);
-    }
+    await bumpVersionWithinGoalCap(trx, userId);
     return inserted;
   });
 }
@@ -168,6 +174,6 @@ export async function insertGoals(
         })
         .execute();
     }
-    await bumpGoalsVersion(trx, userId);
+    await bumpVersionWithinGoalCap(trx, userId);
   });
 }

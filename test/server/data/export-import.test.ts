@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import Value from 'typebox/value';
+import { GOAL_LIMITS } from '../../../src/common/goal.js';
 import { addDays } from '../../../src/common/progress.js';
 import { ExportDocumentSchema, jsonSchemaDocument, SCHEMA_DOC_PATH } from '../../../src/server/data/format.js';
 import { projectRoot } from '../../../src/server/paths.js';
@@ -155,4 +156,19 @@ test('/api/import takes documents above 1 MB up to 20 MB; the rest of the API ke
   const goalTooBig = await emil.post('/api/goals', { name: 'x', sets: longSets(), pad: 'x'.repeat(1024 * 1024) });
   assert.equal(goalTooBig.status, 413);
   assert.equal((await emil.get('/api/goals')).body.length, 40);
+});
+
+test('an import that would take the account past the goal cap imports nothing (400 too_many_goals)', async () => {
+  const erin = await newUser();
+  await erin.post('/api/goals', { name: 'Kept' });
+  const goal = { name: 'A', unit: 'x', daily: 1, days: 30, start: '2026-01-15 09:00:00', sets: {} };
+  const tooMany = { format: 'steady-export', version: 1, goals: Array.from({ length: GOAL_LIMITS.goalsPerUserMax }, () => goal) };
+  const refused = await erin.post('/api/import', tooMany);
+  assert.equal(refused.status, 400, refused.text);
+  assert.equal(refused.body.code, 'too_many_goals');
+  assert.deepEqual((await erin.get('/api/goals')).body.map((g: { name: string }) => g.name), ['Kept']);
+
+  const upToTheCap = { ...tooMany, goals: tooMany.goals.slice(1) };
+  assert.deepEqual((await erin.post('/api/import', upToTheCap)).body, { ok: true, goals: GOAL_LIMITS.goalsPerUserMax - 1 });
+  assert.equal((await erin.get('/api/goals')).body.length, GOAL_LIMITS.goalsPerUserMax);
 });
