@@ -53,21 +53,16 @@ async function bumpGoalsVersion(trx: Kysely<Database>, userId: number): Promise<
     .execute();
 }
 
+function goalRow(userId: number, goal: NewGoal, createdAt: number, updatedAt: number) {
+  const { name, unit, daily, days, start } = goal;
+  return { user_id: userId, name, unit, daily, days, start, sets_json: canonicalSetsJson(goal.sets), created_at: createdAt, updated_at: updatedAt };
+}
+
 export async function insertGoal(db: Kysely<Database>, userId: number, goal: NewGoal, now: number): Promise<GoalRecord> {
   return db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('goals')
-      .values({
-        user_id: userId,
-        name: goal.name,
-        unit: goal.unit,
-        daily: goal.daily,
-        days: goal.days,
-        start: goal.start,
-        sets_json: canonicalSetsJson(goal.sets),
-        created_at: now,
-        updated_at: now,
-      })
+      .values(goalRow(userId, goal, now, now))
       .returning(GOAL_COLUMNS)
       .executeTakeFirstOrThrow();
     await bumpVersionWithinGoalCap(trx, userId);
@@ -161,17 +156,7 @@ export async function insertGoals(
     for (const goal of goals) {
       await trx
         .insertInto('goals')
-        .values({
-          user_id: userId,
-          name: goal.name,
-          unit: goal.unit,
-          daily: goal.daily,
-          days: goal.days,
-          start: goal.start,
-          sets_json: canonicalSetsJson(goal.sets),
-          created_at: goal.createdAt ?? now,
-          updated_at: goal.updatedAt ?? goal.createdAt ?? now,
-        })
+        .values(goalRow(userId, goal, goal.createdAt ?? now, goal.updatedAt ?? goal.createdAt ?? now))
         .execute();
     }
     await bumpVersionWithinGoalCap(trx, userId);
