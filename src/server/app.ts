@@ -9,12 +9,15 @@ import { goalRoutes } from './goals/routes.js';
 import { installCsrfGuard } from './http/csrf.js';
 import { frameworkErrorAnswer, installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { installOpenApi } from './http/openapi.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { inviteRoutes } from './invites/routes.js';
 import { resetRoutes } from './accounts/reset-routes.js';
 import { webAppRoutes } from './web-app.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Named in the OpenAPI document's `info.version`. */
+export const APP_VERSION = '0.1.0';
 
 /** The whole service; `main.ts` listens on it, tests call `inject` on it. */
 export async function buildApp(deps: AppDeps, loggerInstance?: FastifyBaseLogger): Promise<FastifyInstance> {
@@ -37,6 +40,8 @@ export async function buildApp(deps: AppDeps, loggerInstance?: FastifyBaseLogger
   installCsrfGuard(app, deps.config.baseUrl);
   await app.register(cookie);
   installAuth(app, deps);
+  // Before every route: the document is built from the routes registered after it.
+  await installOpenApi(app, APP_VERSION);
 
   await app.register(accountRoutes(deps));
   await app.register(resetRoutes(deps));

@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { documentCheck } from './contract-check.js';
 
 export interface TestResponse {
   status: number;
@@ -13,7 +14,8 @@ export interface TestResponse {
 
 /**
  * Talks to the app like a browser on our own origin: keeps cookies between requests (honouring Max-Age=0),
- * sends JSON with `Origin`, and never lets a test forget the content type.
+ * sends JSON with `Origin`, and never lets a test forget the content type. Every answer is checked against the
+ * app's OpenAPI document (contract-check.ts): an undocumented status or shape fails the test that got it.
  */
 export class TestClient {
   readonly cookies = new Map<string, string>();
@@ -59,6 +61,14 @@ export class TestClient {
       headers: Object.fromEntries(Object.entries(allHeaders).filter(([, value]) => value !== undefined)) as Record<string, string>,
       ...(payload !== undefined && { payload }),
       ...(this.remoteAddress !== undefined && { remoteAddress: this.remoteAddress }),
+    });
+    const contentType = response.headers['content-type'];
+    documentCheck(this.app).check({
+      method,
+      url,
+      status: response.statusCode,
+      contentType: typeof contentType === 'string' ? contentType : undefined,
+      text: response.body,
     });
     const raw = response.headers['set-cookie'];
     const setCookies = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];

@@ -1,6 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
-import { Type } from 'typebox';
 import { normalizeEmail } from '../../common/email.js';
 import { HOUR } from '../clock.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -10,7 +9,8 @@ import { tryAttempt } from '../auth/throttle.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../auth/tokens.js';
 import type { AppDeps } from '../deps.js';
 import { badRequest, HttpError } from '../http/errors.js';
-import { Ok, Text } from '../http/schemas.js';
+import { fromContract } from '../http/contract.js';
+import { ROUTES } from '../../common/contract/routes.js';
 import { passwordResetMail } from '../mail/templates.js';
 import { claimReset, deleteResetBySelector, deleteUserResets, findResetBySelector, insertReset } from './reset-store.js';
 import { findUserByEmail, updateUser } from './store.js';
@@ -24,7 +24,7 @@ export function resetLink(baseUrl: string, selector: string, token: string): str
 }
 
 const mailFailed = () => new HttpError(500, 'mail_failed', 'The mail could not be sent; try again later');
-const resetInvalid = () => badRequest('reset_invalid', 'The reset link is not valid');
+const resetInvalid = () => badRequest('reset_invalid', 'The reset link is not valid', 'token');
 
 /**
  * Password reset by mail (spec §4 Account). Whether an address is registered never shows: known, unknown,
@@ -39,8 +39,8 @@ export const resetRoutes =
     const { db, clock, config, mailer } = deps;
 
     app.post(
-      '/api/reset-request',
-      { config: { auth: 'none' }, schema: { body: Type.Object({ email: Text() }), response: { 200: Ok } } },
+      ROUTES.resetRequest.url,
+      fromContract('resetRequest'),
       async (request) => {
         requireFilled(request.body, ['email']);
         const email = normalizeEmail(request.body.email);
@@ -72,11 +72,8 @@ export const resetRoutes =
     }
 
     app.post(
-      '/api/reset-password',
-      {
-        config: { auth: 'none' },
-        schema: { body: Type.Object({ selector: Text(), token: Text(), password: Text() }), response: { 200: Ok } },
-      },
+      ROUTES.resetPassword.url,
+      fromContract('resetPassword'),
       async (request) => {
         requireFilled(request.body, ['selector', 'token', 'password']);
         const { password } = request.body;
@@ -88,7 +85,7 @@ export const resetRoutes =
         // Checked before hashing, so that invalid links cost no argon2 time.
         const reset = await findResetBySelector(db, selector);
         if (!reset || !constantTimeEqual(reset.token_hash, tokenHash)) throw resetInvalid();
-        if (reset.expires_at <= now) throw badRequest('reset_expired', 'The reset link has expired');
+        if (reset.expires_at <= now) throw badRequest('reset_expired', 'The reset link has expired', 'token');
         const passwordHash = await hashPassword(password);
 
         await db.transaction().execute(async (trx) => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { DEFAULT_LOCALE, LOCALES, isLocale } from '../../common/locales.js';
+import { DEFAULT_LOCALE, LOCALES, isLocale, type Locale } from '../../common/locales.js';
+import type { PatchMeAnswer } from '../../common/contract/schemas.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../auth/passwords.js';
 import { currentUser, sessionContext } from '../auth/plugin.js';
 import { endAllSessions, endSession, startSession } from '../auth/session.js';
@@ -12,13 +12,12 @@ import { isUniqueViolation } from '../db/dialect.js';
 import { isAdmin } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import { badRequest, conflict, HttpError } from '../http/errors.js';
-import { Ok, Text } from '../http/schemas.js';
+import { fromContract } from '../http/contract.js';
+import { ROUTES } from '../../common/contract/routes.js';
 import { claimInvite, type InviteState, inviteState, recordInviteUser } from '../invites/store.js';
 import { findUserByEmail, findUserById, insertUser, updateUser } from './store.js';
 import { checkedDisplayName, checkedEmail, checkNewPassword, requireFilled } from './validation.js';
 import { normalizeEmail } from '../../common/email.js';
-
-const AccountAnswer = Type.Object({ ok: Type.Literal(true), email: Type.String(), name: Type.String() });
 
 const INVITE_ERRORS = {
   unknown: ['invite_invalid', 'The invite link is not valid'],
@@ -26,11 +25,11 @@ const INVITE_ERRORS = {
   expired: ['invite_expired', 'The invite has expired'],
 } as const;
 
-const emailTaken = () => conflict('email_taken', 'This e-mail address is already registered');
+const emailTaken = () => conflict('email_taken', 'This e-mail address is already registered', 'email');
 
 function inviteError(state: Exclude<InviteState, 'pending'>) {
   const [code, message] = INVITE_ERRORS[state];
-  return badRequest(code, message);
+  return badRequest(code, message, 'token');
 }
 
 export const accountRoutes =
@@ -40,11 +39,8 @@ export const accountRoutes =
     const { db, clock, config } = deps;
 
     app.post(
-      '/api/login',
-      {
-        config: { auth: 'none' },
-        schema: { body: Type.Object({ email: Text(), password: Text() }), response: { 200: AccountAnswer } },
-      },
+      ROUTES.login.url,
+      fromContract('login'),
       async (request, reply) => {
         requireFilled(request.body, ['email', 'password']);
         await spendAttempt(db, 'loginPerAddress', addressThrottleKey(request.ip), clock.now());
@@ -58,54 +54,42 @@ export const accountRoutes =
       },
     );
 
-    app.post('/api/logout', { config: { auth: 'none' }, schema: { response: { 200: Ok } } }, async (request, reply) => {
+    app.post(ROUTES.logout.url, fromContract('logout'), async (request, reply) => {
       await endSession(sessionContext(deps), request, reply);
       return { ok: true as const };
     });
 
-    app.get('/api/me', { config: { auth: 'optional' } }, async (request, reply) => {
+    app.get(ROUTES.me.url, fromContract('me'), async (request, reply) => {
       const user = request.user;
       if (!user) return reply.code(401).send({ ok: false });
-      return { ok: true, email: user.email, id: user.id, name: user.name, locale: user.locale, is_admin: isAdmin(config, user.email) };
+      const locale = isLocale(user.locale) ? user.locale : DEFAULT_LOCALE;
+      return { ok: true as const, email: user.email, id: user.id, name: user.name, locale, is_admin: isAdmin(config, user.email) };
     });
 
     app.patch(
-      '/api/me',
-      {
-        schema: {
-          body: Type.Object({ name: Type.Optional(Text()), locale: Type.Optional(Text()) }),
-          response: {
-            200: Type.Object({ ok: Type.Literal(true), name: Type.Optional(Type.String()), locale: Type.Optional(Type.String()) }),
-          },
-        },
-      },
+      ROUTES.patchMe.url,
+      fromContract('patchMe'),
       async (request) => {
         const user = currentUser(request);
         const { name, locale } = request.body;
-        if (name === undefined && locale === undefined) throw badRequest('missing_field', 'name must not be empty');
-        const changes: { name?: string; locale?: string } = {};
+        if (name === undefined && locale === undefined) throw badRequest('missing_field', 'name must not be empty', 'name');
+        const changes: { name?: string; locale?: Locale } = {};
         if (name !== undefined) {
           changes.name = checkedDisplayName(name);
-          if (!changes.name) throw badRequest('missing_field', 'name must not be empty');
+          if (!changes.name) throw badRequest('missing_field', 'name must not be empty', 'name');
         }
         if (locale !== undefined) {
-          if (!isLocale(locale)) throw badRequest('invalid_locale', `locale must be one of ${LOCALES.join(', ')}`);
+          if (!isLocale(locale)) throw badRequest('invalid_locale', `locale must be one of ${LOCALES.join(', ')}`, 'locale');
           changes.locale = locale;
         }
         await updateUser(db, user.id, changes);
-        return { ok: true as const, ...changes };
+        return { ok: true as const, ...changes } as PatchMeAnswer;
       },
     );
 
     app.post(
-      '/api/register',
-      {
-        config: { auth: 'none' },
-        schema: {
-          body: Type.Object({ email: Text(), password: Text(), token: Text(), name: Type.Optional(Text()) }),
-          response: { 200: AccountAnswer },
-        },
-      },
+      ROUTES.register.url,
+      fromContract('register'),
       async (request, reply) => {
         const body = request.body;
         requireFilled(body, ['email', 'password', 'token']);
@@ -141,8 +125,8 @@ export const accountRoutes =
     );
 
     app.post(
-      '/api/change-password',
-      { schema: { body: Type.Object({ old_password: Text(), new_password: Text() }), response: { 200: Ok } } },
+      ROUTES.changePassword.url,
+      fromContract('changePassword'),
       async (request, reply) => {
         const sessionUser = currentUser(request);
         requireFilled(request.body, ['old_password', 'new_password']);
@@ -150,7 +134,7 @@ export const accountRoutes =
         await spendAttempt(db, 'changePasswordPerUser', String(sessionUser.id), clock.now());
         const user = await findUserById(db, sessionUser.id);
         if (!user || !(await verifyPassword(user.password_hash, request.body.old_password))) {
-          throw badRequest('wrong_password', 'The current password is wrong');
+          throw badRequest('wrong_password', 'The current password is wrong', 'old_password');
         }
         await updateUser(db, user.id, { passwordHash: await hashPassword(request.body.new_password) });
         // Every other device is logged out; this one continues on a fresh session and remember-me token.

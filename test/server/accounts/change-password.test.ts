@@ -29,11 +29,11 @@ describe('POST /api/change-password', () => {
     ] as const) {
       const answer = await bert.post('/api/change-password', body);
       assert.equal(answer.status, 400);
-      assert.deepEqual(answer.body, { error: `${field} must not be empty`, code: 'missing_field' });
+      assert.deepEqual(answer.body, { error: `${field} must not be empty`, code: 'missing_field', field });
     }
     const missing = await bert.post('/api/change-password', { old_password: PASSWORD });
     assert.equal(missing.status, 400);
-    assert.deepEqual(missing.body, { error: 'new_password is required', code: 'invalid_input' });
+    assert.deepEqual(missing.body, { error: 'new_password is required', code: 'invalid_input', field: 'new_password' });
     assert.equal(await loginStatus('bert@example.com', PASSWORD), 200);
   });
 
@@ -42,7 +42,7 @@ describe('POST /api/change-password', () => {
     for (const short of ['1234567', '🔑'.repeat(7)]) {
       const answer = await carl.post('/api/change-password', { old_password: PASSWORD, new_password: short });
       assert.equal(answer.status, 400);
-      assert.deepEqual(answer.body, { error: 'new_password must have at least 8 characters', code: 'password_too_short' });
+      assert.deepEqual(answer.body, { error: 'new_password must have at least 8 characters', code: 'password_too_short', field: 'new_password' });
     }
     assert.equal(await loginStatus('carl@example.com', PASSWORD), 200);
   });
@@ -64,7 +64,7 @@ describe('POST /api/change-password', () => {
     const dora = await steady.register('dora@example.com');
     const answer = await dora.post('/api/change-password', { old_password: `${PASSWORD}!`, new_password: 'brand new secret' });
     assert.equal(answer.status, 400);
-    assert.deepEqual(answer.body, { error: 'The current password is wrong', code: 'wrong_password' });
+    assert.deepEqual(answer.body, { error: 'The current password is wrong', code: 'wrong_password', field: 'old_password' });
     assert.equal((await dora.get('/api/me')).status, 200);
     assert.equal(await loginStatus('dora@example.com', PASSWORD), 200);
   });

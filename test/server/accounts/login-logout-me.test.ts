@@ -49,13 +49,14 @@ describe('POST /api/login, POST /api/logout, GET /api/me', () => {
     assert.deepEqual((await client.post('/api/login', { email: ' ', password: PASSWORD })).body, {
       error: 'email must not be empty',
       code: 'missing_field',
+      field: 'email',
     });
     const noPassword = await client.post('/api/login', { email: 'anna@example.com', password: '' });
     assert.equal(noPassword.status, 400);
-    assert.deepEqual(noPassword.body, { error: 'password must not be empty', code: 'missing_field' });
+    assert.deepEqual(noPassword.body, { error: 'password must not be empty', code: 'missing_field', field: 'password' });
     const missing = await client.post('/api/login', { email: 'anna@example.com' });
     assert.equal(missing.status, 400);
-    assert.deepEqual(missing.body, { error: 'password is required', code: 'invalid_input' });
+    assert.deepEqual(missing.body, { error: 'password is required', code: 'invalid_input', field: 'password' });
   });
 
   it('empty fields spend no login attempt: after 30 of them a real login from that address works (decision 0009)', async () => {

@@ -4,12 +4,12 @@ import { countUsers } from '../../../src/server/accounts/store.js';
 import { DAY, SECOND } from '../../../src/server/clock.js';
 import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
 
-const INVITE_INVALID = { error: 'The invite link is not valid', code: 'invite_invalid' };
-const INVITE_USED = { error: 'The invite has already been used', code: 'invite_used' };
-const INVITE_EXPIRED = { error: 'The invite has expired', code: 'invite_expired' };
-const EMAIL_TAKEN = { error: 'This e-mail address is already registered', code: 'email_taken' };
-const INVALID_EMAIL = { error: 'email is not a valid e-mail address', code: 'invalid_email' };
-const TOO_SHORT = { error: 'password must have at least 8 characters', code: 'password_too_short' };
+const INVITE_INVALID = { error: 'The invite link is not valid', code: 'invite_invalid', field: 'token' };
+const INVITE_USED = { error: 'The invite has already been used', code: 'invite_used', field: 'token' };
+const INVITE_EXPIRED = { error: 'The invite has expired', code: 'invite_expired', field: 'token' };
+const EMAIL_TAKEN = { error: 'This e-mail address is already registered', code: 'email_taken', field: 'email' };
+const INVALID_EMAIL = { error: 'email is not a valid e-mail address', code: 'invalid_email', field: 'email' };
+const TOO_SHORT = { error: 'password must have at least 8 characters', code: 'password_too_short', field: 'password' };
 
 /** A syntactically valid address of exactly `length` characters. */
 function addressOfLength(length: number): string {
@@ -60,7 +60,7 @@ describe('POST /api/register', () => {
       for (const empty of field === 'password' ? [''] : ['', '  ']) {
         const { answer } = await register({ ...valid, [field]: empty });
         assert.equal(answer.status, 400, `${field}=${JSON.stringify(empty)}`);
-        assert.deepEqual(answer.body, { error: `${field} must not be empty`, code: 'missing_field' });
+        assert.deepEqual(answer.body, { error: `${field} must not be empty`, code: 'missing_field', field });
       }
     }
     // None of those spent the invite.
@@ -120,7 +120,7 @@ describe('POST /api/register', () => {
     }
     const tooLong = await register({ email: 'kai@example.com', password: 'p'.repeat(257), token });
     assert.equal(tooLong.answer.status, 400);
-    assert.deepEqual(tooLong.answer.body, { error: 'password must have at most 256 characters', code: 'password_too_long' });
+    assert.deepEqual(tooLong.answer.body, { error: 'password must have at most 256 characters', code: 'password_too_long', field: 'password' });
 
     const emoji = await register({ email: 'kai@example.com', password: '😀'.repeat(8), token });
     assert.equal(emoji.answer.status, 200);
@@ -132,7 +132,7 @@ describe('POST /api/register', () => {
     const token = await steady.inviteToken();
     const { answer } = await register({ email: 'lea@example.com', password: PASSWORD, token, name: 'n'.repeat(101) });
     assert.equal(answer.status, 400);
-    assert.deepEqual(answer.body, { error: 'name must have at most 100 characters', code: 'name_too_long' });
+    assert.deepEqual(answer.body, { error: 'name must have at most 100 characters', code: 'name_too_long', field: 'name' });
   });
 
   it('answers 409 email_taken for a registered address, also in other case and with spaces', async () => {

@@ -96,12 +96,13 @@ test('a bad date is 400 invalid_date and a bad amount 400 invalid_amount; nothin
     for (const call of [log, undo]) {
       const response = await call(anna, goal.id, date, 1);
       assert.equal(response.status, 400, `${call.name} ${date}`);
-      assert.deepEqual(response.body, { error: `date "${date}" is not a calendar date YYYY-MM-DD`, code: 'invalid_date' });
+      assert.deepEqual(response.body, { error: `date "${date}" is not a calendar date YYYY-MM-DD`, code: 'invalid_date', field: 'date' });
     }
   }
   const amountError = {
     error: 'amount must be a finite number other than 0, from -1000000000 to 1000000000',
     code: 'invalid_amount',
+    field: 'amount',
   };
   for (const amount of [0, -0, '5', null, true, [1], { n: 1 }, 1e9 + 1, -1e9 - 1, undefined]) {
     for (const call of [log, undo]) {
@@ -118,10 +119,11 @@ test('a bad date is 400 invalid_date and a bad amount 400 invalid_amount; nothin
 test('refusal order: a non-numeric id is 404 before the date is checked; a missing numeric id is only found after date and amount', async () => {
   const anna = await newUser();
   const notFound = { error: 'Goal not found', code: 'goal_not_found' };
-  const badDate = { error: 'date "2026-02-30" is not a calendar date YYYY-MM-DD', code: 'invalid_date' };
+  const badDate = { error: 'date "2026-02-30" is not a calendar date YYYY-MM-DD', code: 'invalid_date', field: 'date' };
   const badAmount = {
     error: 'amount must be a finite number other than 0, from -1000000000 to 1000000000',
     code: 'invalid_amount',
+    field: 'amount',
   };
   for (const call of [log, undo]) {
     const cases: Array<[string, string, unknown, number, object]> = [

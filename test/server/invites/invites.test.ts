@@ -59,7 +59,7 @@ test('a note longer than the limit is refused; exactly the limit (after trimming
 
   const tooLong = await anna.post('/api/invite', { note: 'x'.repeat(501) });
   assert.equal(tooLong.status, 400);
-  assert.deepEqual(tooLong.body, { error: 'note must have at most 500 characters', code: 'note_too_long' });
+  assert.deepEqual(tooLong.body, { error: 'note must have at most 500 characters', code: 'note_too_long', field: 'note' });
 
   const longest = 'ü'.repeat(500);
   assert.equal((await anna.post('/api/invite', { note: `  ${longest}  ` })).status, 200);
@@ -149,7 +149,7 @@ test('an invite expires exactly 7 days after creation: url null, registration re
   ]);
   const late = await steady.client().post('/api/register', { email: 'ben@example.com', password: PASSWORD, token: tokenOf(url) });
   assert.equal(late.status, 400);
-  assert.deepEqual(late.body, { error: 'The invite has expired', code: 'invite_expired' });
+  assert.deepEqual(late.body, { error: 'The invite has expired', code: 'invite_expired', field: 'token' });
 });
 
 test('invite endpoints need a session (401)', async (t) => {
