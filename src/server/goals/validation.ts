@@ -9,7 +9,7 @@ import {
   isDayCount,
   isLoggableAmount,
 } from '../../common/goal.js';
-import { fieldPath } from '../../common/contract/errors.js';
+import { fieldPath } from '../../common/contract/error-codes.js';
 import { LIMITS } from '../../common/limits.js';
 import { codePointLength } from '../../common/text.js';
 import { badRequest, type HttpError } from '../http/errors.js';

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ErrorCode, fieldPath } from '../../common/contract/errors.js';
+import { type ErrorCode, fieldPath } from '../../common/contract/error-codes.js';
 import { type ErrorBody, HttpError } from './errors.js';
 import { apiHeaders } from './security-headers.js';
 

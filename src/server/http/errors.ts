@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../common/contract/errors.js';
+import type { ErrorCode } from '../../common/contract/error-codes.js';
 
 export type { ErrorBody } from '../../common/contract/errors.js';
 

@@ -6,7 +6,7 @@ import { api, type Goal, type GoalInput } from '../api.js';
 import { Field, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
-import { FieldProblem } from '../errors.js';
+import { checkLength, FieldProblem } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { href, navigate } from '../router.js';
 import { useSubmit } from '../use-submit.js';
@@ -55,10 +55,10 @@ function GoalForm({ goal }: { goal: Goal | null }) {
       </p>
       <form class="card stack" onSubmit={form.submit} noValidate>
         <FormMessage error={form.formError} />
-        <Field id="name" label={t('goalForm.name')} hint={t('goalForm.nameHint')} required maxLength={LIMITS.goalNameMax} value={name} onValue={setName} error={form.fieldError('name')} />
+        <Field id="name" label={t('goalForm.name')} hint={t('goalForm.nameHint')} required limit={LIMITS.goalNameMax} value={name} onValue={setName} error={form.fieldError('name')} />
         <div class="row">
           <Field id="daily" label={t('goalForm.daily')} type="number" inputMode="decimal" min="0" step="any" required value={daily} onValue={setDaily} error={form.fieldError('daily')} />
-          <Field id="unit" label={t('goalForm.unit')} maxLength={LIMITS.goalUnitMax} value={unit} onValue={setUnit} error={form.fieldError('unit')} />
+          <Field id="unit" label={t('goalForm.unit')} limit={LIMITS.goalUnitMax} value={unit} onValue={setUnit} error={form.fieldError('unit')} />
         </div>
         <div class="row">
           <Field id="days" label={t('goalForm.days')} type="number" inputMode="numeric" min="1" max={LIMITS.goalDaysMax} step="1" required value={days} onValue={setDays} error={form.fieldError('days')} />
@@ -85,6 +85,8 @@ function GoalForm({ goal }: { goal: Goal | null }) {
 /** The server's rules (shared from common/goal.ts), checked first so the message appears without a round trip. */
 function checkLocally(input: GoalInput, start: string, isNew: boolean): void {
   if (!input.name) throw new FieldProblem('name', 'missing_field');
+  checkLength('name', input.name, LIMITS.goalNameMax, 'invalid_goal');
+  checkLength('unit', input.unit ?? '', LIMITS.goalUnitMax, 'invalid_goal');
   if (!isDailyTarget(input.daily)) throw new FieldProblem('daily', 'invalid_goal');
   if (!isDayCount(input.days)) throw new FieldProblem('days', 'invalid_goal');
   if (isNew && !isDateKey(start)) throw new FieldProblem('start', 'invalid_goal');

@@ -3,7 +3,7 @@ import { LIMITS } from '../../common/limits.js';
 import { api, type Invite } from '../api.js';
 import { Field, FormMessage, LiveStatus } from '../components/Field.js';
 import { Page } from '../components/Page.js';
-import { errorText } from '../errors.js';
+import { checkLength, errorText } from '../errors.js';
 import { formatMoment, t, tp } from '../i18n/index.js';
 import type { TextKey } from '../i18n/types.js';
 import { useLoad } from '../use-load.js';
@@ -15,6 +15,7 @@ export function InvitesPage() {
   const { data: invites, error: loadError, reload } = useLoad(api.invites);
 
   const form = useSubmit(['note'], async () => {
+    checkLength('note', note, LIMITS.inviteNoteMax, 'note_too_long');
     const { url } = await api.createInvite(note.trim());
     setCreated(url);
     setNote('');
@@ -26,7 +27,7 @@ export function InvitesPage() {
       <form class="card stack" onSubmit={form.submit} noValidate>
         <p>{t('invites.intro')}</p>
         <FormMessage error={form.formError} />
-        <Field id="note" label={t('invites.note')} hint={t('invites.noteHint')} maxLength={LIMITS.inviteNoteMax} value={note} onValue={setNote} error={form.fieldError('note')} />
+        <Field id="note" label={t('invites.note')} hint={t('invites.noteHint')} limit={LIMITS.inviteNoteMax} value={note} onValue={setNote} error={form.fieldError('note')} />
         <button class="primary" type="submit" disabled={form.busy}>
           {t('invites.create')}
         </button>
