@@ -1,3 +1,4 @@
+// Then bench/start-time.ts prints how fast the server starts.
 // `npm run bench`: GET /api/goals of the user bench/server.ts seeds (10 goals x 90 dates x 3 amounts) against a
 // bare Fastify hello route.
 // The server runs in a child process (bench/server.ts) so the load generator does not steal its event loop; both
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { printStartTimes } from './start-time.js';
 
 const TARGET_RATIO = 0.25;
 const CONNECTIONS = 10;
@@ -89,6 +91,10 @@ try {
   server.stdin?.end();
   server.kill('SIGTERM');
 }
+await printStartTimes().catch((error: unknown) => {
+  console.error('bench: start time failed:', error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
 
 /** The first stdout line of the server process. */
 async function serverInfo(): Promise<ServerInfo> {

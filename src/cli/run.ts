@@ -7,7 +7,12 @@ import type { AppDeps } from '../server/deps.js';
 import { HttpError } from '../server/http/errors.js';
 import { checkedInviteNote } from '../server/invites/note.js';
 import { createInvite } from '../server/invites/service.js';
+import { findServedBaseUrl } from '../server/ops/server-state-store.js';
 import { openServices, type Services } from '../server/services.js';
+import { backupCommand } from './backup.js';
+import { copyCommand } from './copy.js';
+import { resetLinkCommand } from './reset-link.js';
+import type { CliOutput, Work } from './work.js';
 
 export const USAGE = `Usage: steady <command> [options]
 
@@ -15,14 +20,15 @@ Commands:
   invite [--note TEXT]   create a single-use invite, valid for 7 days; its URL is the last line printed
   users                  list the registered users
   migrate                apply pending database migrations (the server also does this at start)
+  backup FILE            write a consistent copy of the live database to FILE (SQLite; pg_dump on PostgreSQL)
+  copy --to DATABASE_URL copy everything into an empty database (SQLite <-> PostgreSQL), ids kept
+  reset-link EMAIL       print a password reset link for the user (for servers without SMTP); the link is the last line
   help                   show this help (also --help, -h)
 
-steady reads the same environment as the server: DATABASE_URL, BASE_URL, SECRET_KEY, DATA_DIR, ...`;
+steady reads the same environment as the server: DATABASE_URL, BASE_URL, SECRET_KEY, DATA_DIR, ...
+Without BASE_URL, links use the address the server last started with.`;
 
-export interface CliOutput {
-  out(line: string): void;
-  err(line: string): void;
-}
+export type { CliOutput } from './work.js';
 
 /** Exit codes: 0 done, 1 the work failed (e.g. the database is unreachable), 2 wrong usage or configuration. */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliOutput): Promise<number> {
@@ -59,7 +65,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliOutp
   try {
     // The commands send no mail, and stdout is the operator's: the outbox mailer's log stays silent.
     services = await openServices(config, { clock: systemClock, log: pino({ level: 'silent' }) });
-    await work({ deps: services.deps, applied: services.applied, io });
+    await work({ deps: await withServedBaseUrl(services.deps, env), applied: services.applied, io });
     return 0;
   } catch (error) {
     io.err(`steady ${command}: ${error instanceof Error ? error.message : String(error)}`);
@@ -68,15 +74,6 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliOutp
     await services?.close();
   }
 }
-
-interface WorkContext {
-  deps: AppDeps;
-  /** Migrations this run applied (every command migrates first, as the server does). */
-  applied: string[];
-  io: CliOutput;
-}
-
-type Work = (context: WorkContext) => Promise<void>;
 
 /** Each command checks its arguments before anything is opened and returns the work to do. */
 const COMMANDS: Record<string, (args: string[]) => Work> = {
@@ -99,10 +96,14 @@ const COMMANDS: Record<string, (args: string[]) => Work> = {
         io.out('No users yet. Create an invite with: steady invite');
         return;
       }
-      const rows = users.map((u) => [String(u.id), u.email, printable(u.name), formatUtc(u.created_at)]);
+      const rows = users.map((u) => [String(u.id), printable(u.email), printable(u.name), formatUtc(u.created_at)]);
       for (const line of alignColumns([['ID', 'E-MAIL', 'NAME', 'REGISTERED (UTC)'], ...rows])) io.out(line);
     };
   },
+
+  backup: backupCommand,
+  copy: copyCommand,
+  'reset-link': resetLinkCommand,
 
   migrate(args) {
     parseArgs({ args, options: {}, strict: true, allowPositionals: false });
@@ -112,15 +113,33 @@ const COMMANDS: Record<string, (args: string[]) => Work> = {
   },
 };
 
+/**
+ * Without a BASE_URL of its own the CLI links to the address the server last started with (it may run on another
+ * PORT than the CLI's default), so `PORT=4311 npm start` and then `steady invite` prints a working link.
+ */
+async function withServedBaseUrl(deps: AppDeps, env: NodeJS.ProcessEnv): Promise<AppDeps> {
+  if (env.BASE_URL?.trim()) return deps;
+  const served = await findServedBaseUrl(deps.db);
+  return served === null ? deps : { ...deps, config: loadConfig({ ...env, BASE_URL: served }) };
+}
+
 /** parseArgs' complaints (unknown option, missing value) and option values our checks refuse. */
 function isUsageError(error: unknown): error is Error {
   if (error instanceof HttpError) return true;
   return error instanceof TypeError && String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS');
 }
 
-/** Display names are user input: control characters would let them move the operator's cursor or fake lines. */
-function printable(value: string): string {
-  return value.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+/**
+ * Names (and addresses) are user input: control characters could move the operator's cursor or fake lines, and
+ * bidirectional overrides or invisible characters could make one entry read as another. Each is shown as a
+ * `\uXXXX` escape, and a backslash as `\\`, so the output is unambiguous.
+ */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\\]/g;
+
+export function printable(value: string): string {
+  return value.replace(UNPRINTABLE, (char) =>
+    char === '\\' ? '\\\\' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function formatUtc(ms: number): string {

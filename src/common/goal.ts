@@ -24,6 +24,13 @@ export const GOAL_LIMITS = {
   dailyMax: 1e9,
   yearMin: 1000,
   yearMax: 9999,
+  /** Goals one user may have (docs/decisions/0063-resource-caps.md). */
+  goalsPerUserMax: 200,
+  /**
+   * Stored size of one goal's `sets` (canonical JSON, ASCII): about ten years of daily logging with a few amounts
+   * a day. With `goalsPerUserMax` it bounds the goal list to 25 MiB (docs/decisions/0063-resource-caps.md).
+   */
+  setsJsonMaxBytes: 128 * 1024,
 } as const;
 
 const DATE_KEY = /^(\d{4})-(\d{2})-(\d{2})$/;

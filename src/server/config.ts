@@ -25,6 +25,10 @@ export interface Config {
    */
   trustProxy: string[];
   logLevel: string;
+  /** Folder for the daily 03:00 backup (newest 14 kept); null = no scheduled backups. */
+  backupDir: string | null;
+  /** Bearer token that opens GET /metrics; null = no /metrics route at all. */
+  metricsToken: string | null;
 }
 
 /** Administrator rights are not stored: an account is the administrator when its e-mail is ADMIN_EMAIL. */
@@ -68,6 +72,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: parseSecretKey(env.SECRET_KEY),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    backupDir: nonEmpty(env.BACKUP_DIR) === undefined ? null : path.resolve(nonEmpty(env.BACKUP_DIR)!),
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN),
   };
 }
 
@@ -204,6 +210,16 @@ function parseLogLevel(raw: string | undefined): string {
   const value = nonEmpty(raw)?.toLowerCase() ?? 'info';
   if (!LOG_LEVELS.includes(value)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return value;
+}
+
+function parseMetricsToken(raw: string | undefined): string | null {
+  const value = nonEmpty(raw);
+  if (value === undefined) return null;
+  // It guards figures about the users' activity: a guessable token would publish them.
+  if (value.length < 16 || /\s/.test(value)) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters without spaces, e.g. from `openssl rand -hex 16`');
   }
   return value;
 }

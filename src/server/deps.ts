@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
 import type { Mailer } from './mail/mailer.js';
+import type { Metrics } from './ops/metrics.js';
 
 /** Everything `buildApp` needs from outside; `openServices` (services.ts) wires them for every process. */
 export interface AppDeps {
@@ -14,4 +15,6 @@ export interface AppDeps {
   secretKey: Buffer;
   /** Absolute path of the built web app (`dist/web`); a placeholder page is served while it is missing. */
   webRoot: string;
+  /** Prometheus counters the app feeds; served at /metrics when METRICS_TOKEN is set. */
+  metrics: Metrics;
 }

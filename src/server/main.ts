@@ -1,33 +1,53 @@
-import { pino } from 'pino';
-import { buildApp } from './app.js';
-import { systemClock } from './clock.js';
 import { ConfigError, loadConfig } from './config.js';
-import { announceFirstInvite } from './invites/first-invite.js';
-import { openServices } from './services.js';
 
-/** Process entry: config -> database -> app -> listen, and a clean shutdown on SIGINT/SIGTERM. */
+/** Process entry: config -> database -> app -> listen, and a graceful shutdown on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const log = pino({ level: config.logLevel });
+  // Loaded only after the configuration passed, so a bad variable is reported at once.
+  const [
+    { buildApp },
+    { startScheduledBackups },
+    { systemClock },
+    { announceFirstInvite },
+    { createLogger },
+    { saveServedBaseUrl },
+    { openServices },
+    { gracefulShutdown },
+  ] = await Promise.all([
+      import('./app.js'),
+      import('./backup/start.js'),
+      import('./clock.js'),
+      import('./invites/first-invite.js'),
+      import('./log.js'),
+      import('./ops/server-state-store.js'),
+      import('./services.js'),
+      import('./shutdown.js'),
+    ]);
+  const log = createLogger({ level: config.logLevel, readable: process.stdout.isTTY === true });
   const services = await openServices(config, { clock: systemClock, log });
   const { deps } = services;
   const app = await buildApp(deps, log);
-  await announceFirstInvite(deps, log);
-
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'shutting down');
-    await app.close();
-    await services.close();
-    process.exit(0);
-  };
+  const backups = startScheduledBackups(deps, log);
+  const shutdown = gracefulShutdown({
+    app,
+    async closeServices() {
+      await backups?.stop();
+      await services.close();
+    },
+    log,
+  });
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
-  log.info(`Steady is running at ${config.baseUrl}`);
+  await app.listen({
+    port: config.port,
+    host: config.host,
+    // The address to open is BASE_URL, not the socket Fastify names (127.0.0.1 may not be what links use).
+    listenTextResolver: (address) => `Steady is running at ${config.baseUrl} (listening on ${address})`,
+  });
+  // `steady invite` without BASE_URL of its own prints links to this address.
+  await saveServedBaseUrl(deps.db, config.baseUrl, systemClock.now());
+  await announceFirstInvite(deps, log);
 }
 
 function loadConfigOrExit() {

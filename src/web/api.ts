@@ -28,6 +28,9 @@ export type GoalInput = GoalCreateBody;
 /** The codes a failure can carry: the server's, or `network` when the server could not be reached. */
 export type ClientErrorCode = ErrorCode | 'network';
 
+/** Downloads (plain links: the browser saves the attachment with the session cookie). */
+export const EXPORT_LINKS = { json: '/api/export', csv: '/api/export.csv' } as const;
+
 /** A failed request. `code` is the server's code, or `network` when the server could not be reached. */
 export class ApiError extends Error {
   constructor(
@@ -111,6 +114,8 @@ export const api = {
     call<Ok>('POST', '/api/reset-password', { selector, token, password }),
   changePassword: (oldPassword: string, newPassword: string) =>
     call<Ok>('POST', '/api/change-password', { old_password: oldPassword, new_password: newPassword }),
+  deleteAccount: (password: string) => call<Ok>('DELETE', '/api/me', { password }),
+  logoutOthers: () => call<Ok>('POST', '/api/sessions/logout-others', {}),
 
   goals: () => call<Goal[]>('GET', '/api/goals'),
   createGoal: (input: GoalCreateBody) => call<Goal>('POST', '/api/goals', input),
@@ -123,5 +128,6 @@ export const api = {
 
   createInvite: (note: string) => call<InviteCreated>('POST', '/api/invite', note ? { note } : {}),
   invites: () => call<Invite[]>('GET', '/api/invites'),
+  revokeInvite: (url: string) => call<Ok>('POST', '/api/invites/revoke', { url }),
   adminUsers: () => call<AdminUser[]>('GET', '/api/admin/users'),
 };

@@ -38,7 +38,7 @@ export interface ShownError {
 }
 
 /** The limits the texts name (`{goalNameMax}` ...), so a text never states a number the contract does not. */
-export const LIMIT_VARS = { ...LIMITS, dailyMax: GOAL_LIMITS.dailyMax };
+export const LIMIT_VARS = { ...LIMITS, dailyMax: GOAL_LIMITS.dailyMax, goalsPerUserMax: GOAL_LIMITS.goalsPerUserMax };
 
 /**
  * The translated reason: `error.<code>.<field>` where the language has a text for that pair (e.g. why `daily` was

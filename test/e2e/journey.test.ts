@@ -217,6 +217,22 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await page.getByLabel('Display name').fill('Ada L.');
     await page.getByRole('button', { name: 'Save name' }).click();
     await waitForText(page.locator('main'), 'Saved.');
+
+    // "Log out everywhere else" ends Ada's login on another device (a plain HTTP client here), not this page's.
+    const otherDevice = await fetch(`${server.baseUrl}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.baseUrl },
+      body: JSON.stringify({ email: ADMIN, password: PASSWORD }),
+    });
+    assert.equal(otherDevice.status, 200);
+    const otherCookies = otherDevice.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const otherMe = () => fetch(`${server.baseUrl}/api/me`, { headers: { cookie: otherCookies } });
+    assert.equal((await otherMe()).status, 200);
+    await page.getByRole('button', { name: 'Log out everywhere else' }).click();
+    await waitForText(page.locator('main'), 'All other devices have been logged out.');
+    assert.equal((await otherMe()).status, 401);
+    await page.reload();
+    await heading(page, 'Settings');
   });
 
   let bobInvite = '';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
-import { buildApp } from '../../src/server/app.js';
+import { type Logger, pino } from 'pino';
+import { type BuildOptions, buildApp } from '../../src/server/app.js';
 import { FakeClock } from '../../src/server/clock.js';
 import { loadConfig } from '../../src/server/config.js';
 import type { AppDeps } from '../../src/server/deps.js';
@@ -30,12 +30,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** A logger for the app and the mailer (e.g. one writing to a test's stream); silent when left out. */
+  log?: Logger;
+  /** buildApp's options, e.g. a short slow-client timeout. */
+  build?: BuildOptions;
+}
+
 /**
  * The production wiring (`openServices`, `buildApp`) on a fresh database (SQLite file, or PostgreSQL with
  * TEST_DB=postgres), a fake clock and a real SMTP receiver as SMTP_URL. `env` overrides environment variables as
- * an operator would set them.
+ * an operator would set them; `options.log` makes the app log there (as main.ts's logger does).
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
   const smtp = await startSmtpReceiver();
   const config = loadConfig({
@@ -49,13 +56,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...env,
   });
   const clock = new FakeClock();
-  const services = await openServices(config, {
-    clock,
-    log: pino({ level: config.logLevel }),
-    webRoot: `${testDb.dataDir}/no-web-build`,
-  });
+  const log = options.log ?? pino({ level: config.logLevel });
+  const services = await openServices(config, { clock, log, webRoot: `${testDb.dataDir}/no-web-build` });
   const { deps } = services;
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, options.log, options.build);
   await app.ready();
 
   const testApp: TestApp = {

@@ -22,6 +22,8 @@ interface Operation {
   answers: Map<string, { contentType: string; validate: ValidateFunction | null } | null>;
 }
 
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
 const checkers = new WeakMap<FastifyInstance, DocumentCheck>();
 
 export function documentCheck(app: FastifyInstance): DocumentCheck {
@@ -42,7 +44,8 @@ export class DocumentCheck {
   private readonly errorBody: ValidateFunction;
 
   constructor(readonly document: OpenApiDocument) {
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    // The export document's times are `date-time` (ISO 8601 as toISOString writes them, or with an offset).
+    const ajv = new Ajv2020({ strict: false, allErrors: true, formats: { 'date-time': ISO_DATE_TIME } });
     this.errorBody = ajv.compile(ErrorBody);
     for (const [path, item] of Object.entries(document.paths)) {
       const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);

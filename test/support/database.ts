@@ -20,10 +20,11 @@ export function testDatabaseKind(): 'sqlite' | 'postgres' {
   return process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** `kind` defaults to TEST_DB's; tests that need both engines (steady copy) name it. */
+export async function createTestDatabase(kind: 'sqlite' | 'postgres' = testDatabaseKind()): Promise<TestDatabase> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'steady-test-'));
   const removeDir = () => fs.rm(dataDir, { recursive: true, force: true });
-  if (testDatabaseKind() === 'sqlite') {
+  if (kind === 'sqlite') {
     return { url: `sqlite:${path.join(dataDir, 'steady.db')}`, dataDir, drop: removeDir };
   }
   const name = `steady_test_${randomBytes(6).toString('hex')}`;

@@ -22,6 +22,9 @@ export const ERROR_CODES = [
   'invalid_amount',
   'too_many_dates',
   'too_many_amounts',
+  'too_many_goals',
+  'goal_too_large',
+  'invalid_import',
   // Accounts, invites, resets
   'invalid_credentials',
   'wrong_password',
@@ -31,6 +34,7 @@ export const ERROR_CODES = [
   'invite_expired',
   'reset_invalid',
   'reset_expired',
+  'admin_email_needs_operator_invite',
   // Access
   'unauthenticated',
   'forbidden',
@@ -41,8 +45,10 @@ export const ERROR_CODES = [
   'not_found',
   'goal_not_found',
   'amount_not_found',
+  'invite_not_found',
   // Server side
   'mail_failed',
+  'database_unavailable',
   'internal',
 ] as const;
 

@@ -28,19 +28,22 @@ interface RouteSpec<B, P, R extends TSchema, E extends number, O extends Record<
   errors: readonly E[];
   /** Other answers with their own schema (e.g. `GET /api/me`'s 401 `{ ok: false }`). */
   otherAnswers?: O;
-  /** Non-JSON success answers (the docs page). */
+  /** The content type of a non-JSON success answer (the docs page, the CSV export); errors stay JSON. */
   produces?: string;
+  /** False for the few routes that never touch the database (the document and its page): no 503. */
+  database?: false;
 }
 
 /**
  * Statuses any route of a kind can answer: 400 (a malformed URL is refused before routing; a body that is not
- * valid JSON), 500 (unexpected failure); with a body 403 (CSRF guard), 413 (too large), 415 (not JSON); with a
- * required session 401.
+ * valid JSON or holds a NUL), 500 (unexpected failure); with a body 403 (CSRF guard), 413 (too large), 415 (not
+ * JSON); with a required session 401; when it uses the database 503 `database_unavailable` (with Retry-After).
  */
-export function commonStatuses(method: Method, auth: RouteAuth): number[] {
+export function commonStatuses(method: Method, auth: RouteAuth, usesDatabase = true): number[] {
   const statuses = [400, 500];
   if (method !== 'GET') statuses.push(403, 413, 415);
   if (auth === 'required') statuses.push(401);
+  if (usesDatabase) statuses.push(503);
   return statuses;
 }
 
@@ -54,6 +57,7 @@ const STATUS_TEXT: Record<number, string> = {
   415: 'Request body is not JSON',
   429: 'Too many attempts (Retry-After says when to try again)',
   500: 'Unexpected failure',
+  503: 'The database is unavailable right now (Retry-After says when to try again)',
 };
 
 type ErrorAnswers<E extends number> = { [K in E]: typeof ErrorBody };
@@ -81,8 +85,10 @@ function route<
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "no other answers"
   O extends Record<number, TSchema> = {},
 >(spec: RouteSpec<B, P, R, E, O>): RouteContract<B, P, R, E, O> {
-  const response: Record<number, TSchema> = { 200: spec.success };
-  for (const status of [...commonStatuses(spec.method, spec.auth), ...spec.errors]) {
+  // A non-JSON success names its content type; Fastify and @fastify/swagger both read `content` per status.
+  const success = spec.produces === undefined ? spec.success : { content: { [spec.produces]: { schema: spec.success } } };
+  const response: Record<number, TSchema> = { 200: success as TSchema };
+  for (const status of [...commonStatuses(spec.method, spec.auth, spec.database !== false), ...spec.errors]) {
     // The description names the status in the document (swagger reads it from the schema).
     response[status] = { ...ErrorBody, description: STATUS_TEXT[status] ?? 'Refused' };
   }
@@ -259,7 +265,7 @@ export const ROUTES = {
     summary: 'Create an invite link',
     body: S.InviteBody,
     success: S.InviteCreated,
-    errors: [],
+    errors: [429],
   }),
   listInvites: route({
     method: 'GET',
@@ -268,6 +274,65 @@ export const ROUTES = {
     tags: ['invites'],
     summary: "The caller's invites, newest first",
     success: S.InviteList,
+    errors: [],
+  }),
+  revokeInvite: route({
+    method: 'POST',
+    url: '/api/invites/revoke',
+    auth: 'required',
+    tags: ['invites'],
+    summary: 'Revoke a pending invite of the caller (404 for any other link; docs/api-data.md)',
+    body: S.RevokeInviteBody,
+    success: S.Ok,
+    errors: [404],
+  }),
+  exportJson: route({
+    method: 'GET',
+    url: '/api/export',
+    auth: 'required',
+    tags: ['data'],
+    summary: "The caller's account and goals as a Steady export document (an attachment; docs/api-data.md)",
+    success: S.ExportDocument,
+    errors: [],
+  }),
+  exportCsv: route({
+    method: 'GET',
+    url: '/api/export.csv',
+    auth: 'required',
+    tags: ['data'],
+    summary: "The caller's logged amounts as CSV (an attachment; docs/api-data.md)",
+    success: S.Text(),
+    produces: 'text/csv',
+    errors: [],
+  }),
+  importGoals: route({
+    method: 'POST',
+    url: '/api/import',
+    auth: 'required',
+    tags: ['data'],
+    summary: 'Add the goals of an export document (all or nothing; up to 20 MB; 400 invalid_import names the bad value)',
+    // Checked by hand (data/import-check.ts), so every refusal is `invalid_import` with the path of the bad value.
+    documentedBody: S.ExportDocument,
+    success: S.ImportAnswer,
+    errors: [],
+  }),
+  deleteMe: route({
+    method: 'DELETE',
+    url: '/api/me',
+    auth: 'required',
+    tags: ['account'],
+    summary: "Delete the caller's account and everything in it (needs the password; docs/api-data.md)",
+    body: S.DeleteMeBody,
+    success: S.Ok,
+    errors: [429],
+  }),
+  logoutOthers: route({
+    method: 'POST',
+    url: '/api/sessions/logout-others',
+    auth: 'required',
+    tags: ['account'],
+    summary: 'End every other session and remember-me token of the caller (docs/api-logging.md)',
+    success: S.Ok,
     errors: [],
   }),
   adminUsers: route({
@@ -286,6 +351,7 @@ export const ROUTES = {
     tags: ['documentation'],
     summary: 'This OpenAPI 3.1 document',
     success: S.OpenApiDocument,
+    database: false,
     errors: [],
   }),
   docs: route({
@@ -296,6 +362,7 @@ export const ROUTES = {
     summary: 'The API documentation as an HTML page',
     success: S.Text(),
     produces: 'text/html',
+    database: false,
     errors: [],
   }),
 };

@@ -5,6 +5,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { GOAL_LIMITS } from '../goal.js';
+import { ExportDocumentSchema } from './export-format.js';
 import { LIMITS } from '../limits.js';
 import { LOCALES } from '../locales.js';
 
@@ -62,6 +63,7 @@ export const ChangePasswordBody = Type.Object({
   old_password: Text(LIMITS.passwordMax),
   new_password: Text(LIMITS.passwordMax),
 });
+export const DeleteMeBody = Type.Object({ password: Text(LIMITS.passwordMax) });
 
 // Goals
 
@@ -136,6 +138,16 @@ export const Invite = Type.Object(
   { additionalProperties: false },
 );
 export const InviteList = Type.Array(Invite);
+export const RevokeInviteBody = Type.Object({ url: Text() }, { description: 'the invite link as GET /api/invites shows it' });
+
+// Data (docs/api-data.md)
+
+/** The export document (format and growth rules: export-format.ts, decision 0070); also what an import takes. */
+export const ExportDocument = ExportDocumentSchema;
+export const ImportAnswer = Type.Object(
+  { ok: Type.Literal(true), goals: Type.Integer({ description: 'how many goals were added' }) },
+  { additionalProperties: false },
+);
 
 // Admin
 
@@ -164,3 +176,4 @@ export type Invite = Static<typeof Invite>;
 export type InviteCreated = Static<typeof InviteCreated>;
 export type AdminUser = Static<typeof AdminUser>;
 export type Ok = Static<typeof Ok>;
+export type ImportAnswer = Static<typeof ImportAnswer>;

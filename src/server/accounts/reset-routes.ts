@@ -1,27 +1,23 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import { normalizeEmail } from '../../common/email.js';
-import { HOUR } from '../clock.js';
 import { hashPassword } from '../auth/passwords.js';
 import { endAllSessions } from '../auth/session.js';
 import { addressThrottleKey } from '../auth/client-address.js';
 import { tryAttempt } from '../auth/throttle.js';
-import { constantTimeEqual, randomToken, sha256Hex } from '../auth/tokens.js';
+import { constantTimeEqual, sha256Hex } from '../auth/tokens.js';
 import type { AppDeps } from '../deps.js';
 import { badRequest, HttpError } from '../http/errors.js';
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
 import { passwordResetMail } from '../mail/templates.js';
-import { claimReset, deleteResetBySelector, deleteUserResets, findResetBySelector, insertReset } from './reset-store.js';
-import { findUserByEmail, updateUser } from './store.js';
+import { createResetLink } from './reset-link.js';
+import { ResetAnswerTiming } from './reset-timing.js';
+import { claimReset, deleteResetBySelector, deleteUserResets, findResetBySelector } from './reset-store.js';
+import { bumpCredentialVersion, findUserByEmail } from './store.js';
 import { checkNewPassword, requireFilled } from './validation.js';
 
-/** Spec §8: a reset link is valid for 24 hours. */
-export const RESET_LIFETIME_MS = 24 * HOUR;
-
-export function resetLink(baseUrl: string, selector: string, token: string): string {
-  return `${baseUrl}/?reset_selector=${encodeURIComponent(selector)}&reset_token=${encodeURIComponent(token)}`;
-}
+export { RESET_LIFETIME_MS, resetLink } from './reset-link.js';
 
 const mailFailed = () => new HttpError(500, 'mail_failed', 'The mail could not be sent; try again later');
 const resetInvalid = () => badRequest('reset_invalid', 'The reset link is not valid', 'token');
@@ -37,6 +33,7 @@ export const resetRoutes =
   async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const { db, clock, config, mailer } = deps;
+    const timing = new ResetAnswerTiming();
 
     app.post(
       ROUTES.resetRequest.url,
@@ -45,23 +42,30 @@ export const resetRoutes =
         requireFilled(request.body, ['email']);
         const email = normalizeEmail(request.body.email);
         const now = clock.now();
+        const client = addressThrottleKey(request.ip);
+        // In this order, so a client over its own limits spends nothing of the address's shared allowance.
         const allowed =
-          (await tryAttempt(db, 'resetRequestPerAddress', addressThrottleKey(request.ip), now)) &&
+          (await tryAttempt(db, 'resetRequestPerAddress', client, now)) &&
+          (await tryAttempt(db, 'resetMailPerClientAndEmail', `${client} ${email}`, now)) &&
           (await tryAttempt(db, 'resetMailPerEmail', email, now));
         if (!allowed) return { ok: true as const };
 
+        const startedAt = timing.start();
         const user = await findUserByEmail(db, email);
-        if (user) await sendResetMail(user, now, request.log);
-        else await mailer.verify().catch((error: unknown) => failMail(error, request.log));
+        if (user) {
+          await sendResetMail(user, now, request.log);
+          timing.recordDelivery(startedAt);
+        } else {
+          await mailer.verify().catch((error: unknown) => failMail(error, request.log));
+          await timing.padFrom(startedAt);
+        }
         return { ok: true as const };
       },
     );
 
     async function sendResetMail(user: { id: number; email: string; locale: string }, now: number, log: FastifyBaseLogger) {
-      const selector = randomToken(16);
-      const token = randomToken(32);
-      await insertReset(db, { selector, tokenHash: sha256Hex(token), userId: user.id, now, expiresAt: now + RESET_LIFETIME_MS });
-      const mail = passwordResetMail(user.locale, resetLink(config.baseUrl, selector, token));
+      const { selector, link } = await createResetLink(db, config.baseUrl, user.id, now);
+      const mail = passwordResetMail(user.locale, link);
       try {
         await mailer.send({ to: user.email, ...mail });
       } catch (error) {
@@ -91,7 +95,7 @@ export const resetRoutes =
         await db.transaction().execute(async (trx) => {
           const userId = await claimReset(trx, { selector, tokenHash, now });
           if (userId === undefined) throw resetInvalid();
-          await updateUser(trx, userId, { passwordHash });
+          await bumpCredentialVersion(trx, userId, { passwordHash });
           await deleteUserResets(trx, userId);
           await endAllSessions(trx, userId);
         });

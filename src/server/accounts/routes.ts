@@ -11,11 +11,12 @@ import { sha256Hex } from '../auth/tokens.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { isAdmin } from '../config.js';
 import type { AppDeps } from '../deps.js';
-import { badRequest, conflict, HttpError } from '../http/errors.js';
+import { badRequest, conflict, HttpError, unauthorized } from '../http/errors.js';
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
 import { claimInvite, type InviteState, inviteState, recordInviteUser } from '../invites/store.js';
-import { findUserByEmail, findUserById, insertUser, updateUser } from './store.js';
+import { deleteUserResets } from './reset-store.js';
+import { bumpCredentialVersion, findUserByEmail, findUserById, insertUser, updateUser } from './store.js';
 import { checkedDisplayName, checkedEmail, checkNewPassword, requireFilled } from './validation.js';
 import { normalizeEmail } from '../../common/email.js';
 
@@ -24,6 +25,9 @@ const INVITE_ERRORS = {
   used: ['invite_used', 'The invite has already been used'],
   expired: ['invite_expired', 'The invite has expired'],
 } as const;
+
+const adminAddressNeedsOperatorInvite = () =>
+  badRequest('admin_email_needs_operator_invite', "The administrator's address can only be registered with an operator's invite");
 
 const emailTaken = () => conflict('email_taken', 'This e-mail address is already registered', 'email');
 
@@ -48,8 +52,10 @@ export const accountRoutes =
         const valid = user
           ? await verifyPassword(user.password_hash, request.body.password)
           : await verifyAgainstDummy(request.body.password);
-        if (!user || !valid) throw new HttpError(401, 'invalid_credentials', 'Wrong e-mail or password');
-        await startSession(sessionContext(deps), reply, user.id);
+        // A password change or reset that committed while this password was being checked also refuses it.
+        const started =
+          user && valid && (await startSession(sessionContext(deps), reply, { id: user.id, credentialVersion: user.credential_version }));
+        if (!user || !started) throw new HttpError(401, 'invalid_credentials', 'Wrong e-mail or password');
         return { ok: true as const, email: user.email, name: user.name };
       },
     );
@@ -108,6 +114,9 @@ export const accountRoutes =
         const userId = await db.transaction().execute(async (trx) => {
           const claim = await claimInvite(trx, tokenHash, now);
           if (!claim.ok) throw inviteError(claim.reason);
+          // Whoever holds ADMIN_EMAIL is the administrator, so only the operator may hand that address out
+          // (docs/decisions/0068-admin-address-registration.md).
+          if (claim.createdBy !== null && isAdmin(config, email)) throw adminAddressNeedsOperatorInvite();
           let id: number;
           try {
             id = await insertUser(trx, { email, passwordHash, name, locale: DEFAULT_LOCALE, now });
@@ -119,7 +128,8 @@ export const accountRoutes =
           return id;
         });
 
-        await startSession(sessionContext(deps), reply, userId);
+        // A new user starts at credential version 0 (the column's default).
+        await startSession(sessionContext(deps), reply, { id: userId, credentialVersion: 0 });
         return { ok: true as const, email, name };
       },
     );
@@ -131,16 +141,40 @@ export const accountRoutes =
         const sessionUser = currentUser(request);
         requireFilled(request.body, ['old_password', 'new_password']);
         checkNewPassword(request.body.new_password, 'new_password');
-        await spendAttempt(db, 'changePasswordPerUser', String(sessionUser.id), clock.now());
+        // Per session, so that whoever holds a copied cookie cannot lock the owner out of other logins (decision 0064).
+        await spendAttempt(db, 'changePasswordPerSession', String(sessionUser.sessionId), clock.now());
         const user = await findUserById(db, sessionUser.id);
         if (!user || !(await verifyPassword(user.password_hash, request.body.old_password))) {
           throw badRequest('wrong_password', 'The current password is wrong', 'old_password');
         }
-        await updateUser(db, user.id, { passwordHash: await hashPassword(request.body.new_password) });
+        const passwordHash = await hashPassword(request.body.new_password);
+        const version = await db.transaction().execute(async (trx) => {
+          const bumped = await bumpCredentialVersion(trx, user.id, { passwordHash, expectedVersion: sessionUser.credentialVersion });
+          if (bumped === undefined) return undefined;
+          // Reset links asked for before the change must not undo it.
+          await deleteUserResets(trx, user.id);
+          await endAllSessions(trx, user.id);
+          return bumped;
+        });
+        // A reset or another change came first and already ended this session.
+        if (version === undefined) throw unauthorized();
         // Every other device is logged out; this one continues on a fresh session and remember-me token.
-        await endAllSessions(db, user.id);
-        await startSession(sessionContext(deps), reply, user.id);
+        await startSession(sessionContext(deps), reply, { id: user.id, credentialVersion: version });
         return { ok: true as const };
       },
     );
+
+    /** "Log out everywhere else" (docs/api-logging.md): every other session and remember-me token ends. */
+    app.post(ROUTES.logoutOthers.url, fromContract('logoutOthers'), async (request, reply) => {
+      const sessionUser = currentUser(request);
+      const version = await db.transaction().execute(async (trx) => {
+        const bumped = await bumpCredentialVersion(trx, sessionUser.id, { expectedVersion: sessionUser.credentialVersion });
+        if (bumped !== undefined) await endAllSessions(trx, sessionUser.id);
+        return bumped;
+      });
+      if (version === undefined) throw unauthorized();
+      // This device continues on a fresh session and remember-me token issued under the new version.
+      await startSession(sessionContext(deps), reply, { id: sessionUser.id, credentialVersion: version });
+      return { ok: true as const };
+    });
   };

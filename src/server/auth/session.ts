@@ -30,22 +30,41 @@ export interface SessionContext {
   secure: boolean;
 }
 
-/** The logged-in user of a request: `{ id, email, name, locale }`. */
+/** The logged-in user of a request: `{ id, email, name, locale }` and the session it came with. */
 export type AuthenticatedUser = store.SessionUser;
 
-/** Starts a new session and remember-me token for `userId` and sets both cookies. */
-export async function startSession(ctx: SessionContext, reply: FastifyReply, userId: number): Promise<void> {
-  await issueSessionCookie(ctx, reply, userId);
+/** Whom a new login is for: the user and the credential version its password was checked against. */
+export interface LoginSubject {
+  id: number;
+  credentialVersion: number;
+}
+
+/**
+ * Starts a new session and remember-me token for `user` and sets both cookies. Both carry the credential version
+ * the password was checked against; when a password change or reset bumped it meanwhile, the new rows are
+ * removed again, no cookie is set and the answer is false (docs/decisions/0060-credential-version.md).
+ */
+export async function startSession(ctx: SessionContext, reply: FastifyReply, user: LoginSubject): Promise<boolean> {
+  const session = await insertNewSession(ctx, user);
   const selector = randomToken(16);
   const validator = randomToken();
   await store.insertRememberToken(ctx.db, {
     selector,
     validatorHash: sha256Hex(validator),
-    userId,
+    userId: user.id,
+    credentialVersion: user.credentialVersion,
     now: ctx.now,
     expiresAt: ctx.now + REMEMBER_LIFETIME_MS,
   });
+  // The rows would never be accepted anyway (lookups compare versions); removing them keeps the tables clean.
+  if ((await store.credentialVersion(ctx.db, user.id)) !== user.credentialVersion) {
+    await store.deleteSessionByHash(ctx.db, session.tokenHash);
+    await store.deleteRememberTokenBySelector(ctx.db, selector);
+    return false;
+  }
+  setSessionCookie(ctx, reply, session.token);
   setRememberCookie(ctx, reply, { selector, validator });
+  return true;
 }
 
 /**
@@ -69,7 +88,7 @@ export async function resolveUser(
   const remember = parseRememberCookie(request.cookies[names.remember]);
   if (!remember) return null;
   const token = await store.findRememberToken(ctx.db, remember.selector);
-  if (!token || token.expires_at <= ctx.now) return null;
+  if (!token || token.expires_at <= ctx.now || token.credential_version !== token.user_credential_version) return null;
   if (!constantTimeEqual(token.validator_hash, sha256Hex(remember.validator))) {
     // Within the grace period this is most likely the same browser's parallel request that lost the race below.
     if (ctx.now - token.issued_at >= REMEMBER_ROTATION_GRACE_MS) await store.deleteAllUserLogins(ctx.db, token.user_id);
@@ -85,9 +104,10 @@ export async function resolveUser(
     expiresAt: ctx.now + REMEMBER_LIFETIME_MS,
   });
   if (!rotated) return null;
-  await issueSessionCookie(ctx, reply, token.user_id);
+  const credentialVersion = token.credential_version;
+  const sessionId = await issueSessionCookie(ctx, reply, { id: token.user_id, credentialVersion });
   setRememberCookie(ctx, reply, { selector: remember.selector, validator });
-  return { id: token.user_id, email: token.email, name: token.name, locale: token.locale };
+  return { id: token.user_id, email: token.email, name: token.name, locale: token.locale, sessionId, credentialVersion };
 }
 
 /** Ends the request's session and remember-me token server-side and clears both cookies. */
@@ -101,15 +121,33 @@ export async function endSession(ctx: SessionContext, request: FastifyRequest, r
   reply.clearCookie(names.remember, cookieOptions(ctx.secure, 0));
 }
 
-/** Ends every login of `userId` (all devices), e.g. after a password reset. */
+/** Deletes every login of `userId` (all devices), e.g. after a password reset; the version bump is what ends them. */
 export function endAllSessions(db: Kysely<Database>, userId: number): Promise<void> {
   return store.deleteAllUserLogins(db, userId);
 }
 
-async function issueSessionCookie(ctx: SessionContext, reply: FastifyReply, userId: number): Promise<void> {
-  const sessionToken = randomToken();
-  const tokenHash = sha256Hex(sessionToken);
-  await store.insertSession(ctx.db, { tokenHash, userId, now: ctx.now, expiresAt: ctx.now + SESSION_LIFETIME_MS });
+/** A fresh session for a rotated remember-me token (which carries its own credential version); returns its id. */
+async function issueSessionCookie(ctx: SessionContext, reply: FastifyReply, user: LoginSubject): Promise<number> {
+  const session = await insertNewSession(ctx, user);
+  setSessionCookie(ctx, reply, session.token);
+  return session.id;
+}
+
+/** Stores a new session for `user` under its credential version; the token is for the cookie only. */
+async function insertNewSession(ctx: SessionContext, user: LoginSubject) {
+  const token = randomToken();
+  const tokenHash = sha256Hex(token);
+  const id = await store.insertSession(ctx.db, {
+    tokenHash,
+    userId: user.id,
+    credentialVersion: user.credentialVersion,
+    now: ctx.now,
+    expiresAt: ctx.now + SESSION_LIFETIME_MS,
+  });
+  return { token, tokenHash, id };
+}
+
+function setSessionCookie(ctx: SessionContext, reply: FastifyReply, sessionToken: string): void {
   reply.setCookie(cookieNames(ctx.secure).session, sessionToken, cookieOptions(ctx.secure, SESSION_LIFETIME_MS));
 }
 

@@ -8,29 +8,59 @@ export interface SessionUser {
   email: string;
   name: string;
   locale: string;
+  /** The session the request runs under (throttling per session, "log out everywhere" but this one). */
+  sessionId: number;
+  /** The user's credential version that the session was issued under, equal to the stored one. */
+  credentialVersion: number;
 }
 
 export async function insertSession(
   db: Kysely<Database>,
-  row: { tokenHash: string; userId: number; now: number; expiresAt: number },
-): Promise<void> {
-  await db
+  row: { tokenHash: string; userId: number; credentialVersion: number; now: number; expiresAt: number },
+): Promise<number> {
+  const inserted = await db
     .insertInto('sessions')
-    .values({ token_hash: row.tokenHash, user_id: row.userId, created_at: row.now, expires_at: row.expiresAt })
-    .execute();
+    .values({
+      token_hash: row.tokenHash,
+      user_id: row.userId,
+      credential_version: row.credentialVersion,
+      created_at: row.now,
+      expires_at: row.expiresAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   // Sweeping the user's own expired rows here keeps the table small without a background job.
   await db.deleteFrom('sessions').where('user_id', '=', row.userId).where('expires_at', '<=', row.now).execute();
+  return inserted.id;
 }
 
-/** Runs on every API request, hence compiled once. */
+/**
+ * Runs on every API request, hence compiled once. A session issued under an older credential version than the
+ * user's (a password change or reset happened since) is no session.
+ */
 const sessionUserQuery = precompiled((db: Kysely<Database>, p: { tokenHash: string; now: number }) =>
   db
     .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['users.id', 'users.email', 'users.name', 'users.locale'])
+    .innerJoin('users', (join) =>
+      join.onRef('users.id', '=', 'sessions.user_id').onRef('users.credential_version', '=', 'sessions.credential_version'),
+    )
+    .select([
+      'users.id',
+      'users.email',
+      'users.name',
+      'users.locale',
+      'sessions.id as sessionId',
+      'users.credential_version as credentialVersion',
+    ])
     .where('sessions.token_hash', '=', p.tokenHash)
     .where('sessions.expires_at', '>', p.now),
 );
+
+/** The user's current credential version (undefined when the user is gone). */
+export async function credentialVersion(db: Kysely<Database>, userId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('users').select('credential_version').where('id', '=', userId).executeTakeFirst();
+  return row?.credential_version;
+}
 
 export async function findSessionUser(db: Kysely<Database>, tokenHash: string, now: number): Promise<SessionUser | undefined> {
   const [found] = await sessionUserQuery(db, { tokenHash, now });
@@ -43,7 +73,7 @@ export async function deleteSessionByHash(db: Kysely<Database>, tokenHash: strin
 
 export async function insertRememberToken(
   db: Kysely<Database>,
-  row: { selector: string; validatorHash: string; userId: number; now: number; expiresAt: number },
+  row: { selector: string; validatorHash: string; userId: number; credentialVersion: number; now: number; expiresAt: number },
 ): Promise<void> {
   await db
     .insertInto('remember_tokens')
@@ -51,6 +81,7 @@ export async function insertRememberToken(
       selector: row.selector,
       validator_hash: row.validatorHash,
       user_id: row.userId,
+      credential_version: row.credentialVersion,
       created_at: row.now,
       expires_at: row.expiresAt,
     })
@@ -70,6 +101,8 @@ export async function findRememberToken(db: Kysely<Database>, selector: string) 
       // `created_at` is moved forward on every rotation, so it tells when the current validator was issued.
       'remember_tokens.created_at as issued_at',
       'remember_tokens.expires_at',
+      'remember_tokens.credential_version',
+      'users.credential_version as user_credential_version',
       'users.email',
       'users.name',
       'users.locale',
@@ -79,8 +112,9 @@ export async function findRememberToken(db: Kysely<Database>, selector: string) 
 }
 
 /**
- * Gives a remember-me token a new validator and lifetime, but only while it still holds `expectedHash`;
- * false when another request rotated (or logout deleted) it first.
+ * Gives a remember-me token a new validator and lifetime, but only while it still holds `expectedHash` and was
+ * issued under the user's current credential version; false when another request rotated (or logout deleted) it
+ * first, or a credential change ended it meanwhile.
  */
 export async function rotateRememberValidator(
   db: Kysely<Database>,
@@ -91,6 +125,14 @@ export async function rotateRememberValidator(
     .set({ validator_hash: row.validatorHash, created_at: row.now, expires_at: row.expiresAt })
     .where('id', '=', row.id)
     .where('validator_hash', '=', row.expectedHash)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('users')
+          .select('users.id')
+          .whereRef('users.id', '=', 'remember_tokens.user_id')
+          .whereRef('users.credential_version', '=', 'remember_tokens.credential_version'),
+      ),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

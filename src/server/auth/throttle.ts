@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { HOUR, MINUTE } from '../clock.js';
+import { DAY, HOUR, MINUTE } from '../clock.js';
 import type { Database } from '../db/schema.js';
 import { tooManyRequests } from '../http/errors.js';
 import { type BucketRule, consumeToken } from './throttle-store.js';
@@ -11,23 +11,52 @@ import { type BucketRule, consumeToken } from './throttle-store.js';
 export const THROTTLE_RULES = {
   /** 10 attempts at once, then one every 30 s (120 an hour) per client address. */
   loginPerAddress: { capacity: 10, refillMs: 30_000 },
-  /** 5 attempts at once, then one a minute, per user. */
-  changePasswordPerUser: { capacity: 5, refillMs: MINUTE },
-  /** At most 3 reset mails per e-mail address an hour (one every 20 minutes after the burst). */
-  resetMailPerEmail: { capacity: 3, refillMs: HOUR / 3 },
+  /** 5 attempts at once, then one a minute, per session (decision 0064). */
+  changePasswordPerSession: { capacity: 5, refillMs: MINUTE },
+  /** At most 3 reset mails an hour per requesting client address and e-mail address (one every 20 minutes after the burst). */
+  resetMailPerClientAndEmail: { capacity: 3, refillMs: HOUR / 3 },
+  /**
+   * At most 10 reset mails an hour per e-mail address, whoever asks: looser than the above, so three strangers
+   * spending theirs still leave the owner's request its mail, yet a mailbox cannot be flooded (decision 0064).
+   */
+  resetMailPerEmail: { capacity: 10, refillMs: HOUR / 10 },
+  /** 50 invites a day per user (after a burst of 50), so one account cannot fill the invite table. */
+  invitePerUser: { capacity: 50, refillMs: DAY / 50 },
   /** At most 10 reset requests per client address an hour, whatever the addresses. */
   resetRequestPerAddress: { capacity: 10, refillMs: HOUR / 10 },
 } as const satisfies Record<string, BucketRule>;
 
 export type ThrottleRuleName = keyof typeof THROTTLE_RULES;
 
+/** The bucket of one rule and subject (a client address, a user id, a session id, an e-mail address). */
+export const throttleKey = (rule: ThrottleRuleName, subject: string): string => `${rule}:${subject}`;
+
+/**
+ * The buckets that name one user, one of their sessions or their e-mail address; they go with the account
+ * (decision 0072). `resetMailPerClientAndEmail` buckets name the address after the client, so they are found by
+ * `isUserClientBucket`.
+ */
+export function userThrottleKeys(user: { id: number; email: string }, sessionIds: number[]): string[] {
+  return [
+    throttleKey('invitePerUser', String(user.id)),
+    throttleKey('resetMailPerEmail', user.email),
+    ...sessionIds.map((id) => throttleKey('changePasswordPerSession', String(id))),
+  ];
+}
+
+export const PER_CLIENT_AND_EMAIL_PREFIX = throttleKey('resetMailPerClientAndEmail', '');
+
+export function isUserClientBucket(key: string, email: string): boolean {
+  return key.startsWith(PER_CLIENT_AND_EMAIL_PREFIX) && key.endsWith(` ${email}`);
+}
+
 /** Spends one attempt of `rule` for `subject`; throws 429 with Retry-After when none is left. */
 export async function spendAttempt(db: Kysely<Database>, rule: ThrottleRuleName, subject: string, now: number): Promise<void> {
-  const result = await consumeToken(db, `${rule}:${subject}`, THROTTLE_RULES[rule], now);
+  const result = await consumeToken(db, throttleKey(rule, subject), THROTTLE_RULES[rule], now);
   if (!result.allowed) throw tooManyRequests(result.retryAfterMs / 1000);
 }
 
 /** Like `spendAttempt`, but answers false instead of throwing, for limits that must stay silent. */
 export async function tryAttempt(db: Kysely<Database>, rule: ThrottleRuleName, subject: string, now: number): Promise<boolean> {
-  return (await consumeToken(db, `${rule}:${subject}`, THROTTLE_RULES[rule], now)).allowed;
+  return (await consumeToken(db, throttleKey(rule, subject), THROTTLE_RULES[rule], now)).allowed;
 }

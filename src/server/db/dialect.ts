@@ -32,3 +32,37 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
+
+/**
+ * PostgreSQL SQLSTATE classes and codes that mean "the database cannot serve now" rather than "this request is
+ * wrong": 08 connection exceptions, 53 insufficient resources, 57 operator intervention (shutdown, statement
+ * timeout), 58 system errors.
+ */
+const PG_UNAVAILABLE = /^(08|53|57|58)/;
+/** Errors of a socket to PostgreSQL, or of pg giving up on one. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const PG_CLIENT_MESSAGES = [
+  'timeout exceeded when trying to connect',
+  'Connection terminated',
+  'Query read timeout',
+  'Client has encountered a connection error and is not queryable',
+  'Connection ended unexpectedly',
+  'timeout expired',
+];
+
+/**
+ * True when `error` says the database is unreachable, overloaded or out of room (answered 503
+ * database_unavailable), as opposed to a bug: SQLite busy beyond its timeout, disk or database full, I/O errors;
+ * PostgreSQL unreachable, restarting, too slow.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (/^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|NOMEM)/.test(code)) return true;
+    if (/^[0-9A-Z]{5}$/.test(code) && PG_UNAVAILABLE.test(code)) return true;
+    if (NETWORK_CODES.has(code)) return true;
+  }
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' && PG_CLIENT_MESSAGES.some((known) => message.startsWith(known));
+}

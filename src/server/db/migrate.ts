@@ -1,9 +1,29 @@
-import { type Kysely, type Migration, Migrator } from 'kysely';
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import type { DialectName } from './dialect.js';
 import { migrations } from './migrations/index.js';
 
-/** Applies every pending migration; throws (and applies nothing further) on the first failure. */
+/** pg_advisory_lock key of Steady's migrations (any constant; "steady" in ASCII). */
+export const MIGRATION_LOCK_KEY = 0x737465616479;
+
+/**
+ * Applies every pending migration; throws (and applies nothing further) on the first failure. On PostgreSQL the
+ * whole run, including creating Kysely's bookkeeping tables, holds an advisory lock, so processes starting at once
+ * run it one after the other and the later ones find nothing to do (decision 0051). SQLite's write lock does the
+ * same there. Run it on a `patient` database handle: waiting for the lock takes as long as the other's migrations.
+ */
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
+  if (dialect !== 'postgres') return applyMigrations(db, dialect);
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    try {
+      return await applyMigrations(connection, dialect);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    }
+  });
+}
+
+async function applyMigrations(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: {

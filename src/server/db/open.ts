@@ -1,36 +1,157 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
-import type { DialectName } from './dialect.js';
+import { makePrivateFile, makePrivateFolder } from '../private-files.js';
+import { type DialectName, isDatabaseUnavailable } from './dialect.js';
 import type { Database } from './schema.js';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** Connections of PostgreSQL's pool (for metrics); null on SQLite, which has its one connection. */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/**
+ * Deadlines that turn an unreachable database into a quick 503 database_unavailable instead of a request that
+ * hangs, while a busy but healthy database (a burst of writes queued on one row lock) still gets to answer
+ * (decision 0050).
+ */
+export const DATABASE_TIMEOUTS = {
+  /** Opening one PostgreSQL connection: an unreachable server fails within this. */
+  connectMs: 1_000,
+  /** After a failed connection attempt, new requests fail at once for this long instead of each trying again. */
+  failFastMs: 500,
+  /** PostgreSQL cancels a statement (or a lock wait) that runs longer. */
+  statementMs: 5_000,
+  /** The client gives up on an answer that never comes (a connection that went silent). */
+  queryMs: 6_000,
+  /** SQLite waits this long for another process's write lock, then fails with SQLITE_BUSY. */
+  sqliteBusyMs: 1_500,
+  /** What a `patient` handle (migrations) waits for a connection or SQLite's lock. */
+  patientMs: 30_000,
+};
+
+export interface OpenOptions {
+  /**
+   * Told about errors of connections nobody is using right now (PostgreSQL restarted, network gone). Without a
+   * listener such an error would end the process; the pool drops the connection and opens a new one when needed.
+   */
+  onConnectionError?: (error: Error) => void;
+  /**
+   * For migrations: no statement or query deadline and a long SQLite busy wait, since a migration may run long and
+   * a second process waits for the first one's lock (decision 0051).
+   */
+  patient?: boolean;
 }
 
 // PostgreSQL returns bigint (our millisecond timestamps) as strings; they fit a JS number exactly.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): DatabaseHandle {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: 10,
+      // No deadline for waiting on a busy pool (its connections are working: a burst of requests is healthy);
+      // each new connection has a deadline of its own, which is what an unreachable server runs into.
+      Client: clientWithConnectTimeout(options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.connectMs),
+      ...(!options.patient && { statement_timeout: DATABASE_TIMEOUTS.statementMs, query_timeout: DATABASE_TIMEOUTS.queryMs }),
+      // A dead peer is noticed by the operating system even while no query runs.
+      keepAlive: true,
+    });
+    const onError = options.onConnectionError ?? (() => {});
+    // Idle connections report here; pg-pool removes them itself.
+    pool.on('error', onError);
+    // A connection checked out between two queries of a transaction has no listener of pg-pool's: without this one
+    // its error would be unhandled and end the process. The query that uses it next fails and releases it broken.
+    pool.on('connect', (client) => client.on('error', onError));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool) }) });
+    return {
+      db,
+      dialect: 'postgres',
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   }
-  fs.mkdirSync(path.dirname(config.file), { recursive: true });
+  makePrivateFolder(path.dirname(config.file));
+  // SQLite gives the -wal and -shm files the mode of the database file, so making that one 0600 before opening
+  // covers all three; files left by an older version are tightened here as well.
+  makePrivateFile(config.file, { create: true });
+  for (const suffix of ['-wal', '-shm']) makePrivateFile(`${config.file}${suffix}`);
   const sqlite = new SqliteDatabase(config.file);
-  // WAL lets readers run beside the one writer; the busy timeout makes a second process wait, not fail.
+  // WAL lets readers run beside the one writer; the busy timeout makes a second process wait, not fail at once.
+  // It is short because better-sqlite3 waits synchronously, holding up every request (decision 0050).
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.sqliteBusyMs}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', poolStats: () => null, close: () => db.destroy() };
+}
+
+/** pg's client, giving up connecting after `timeoutMs` (pg-pool would apply its own wait deadline instead). */
+function clientWithConnectTimeout(timeoutMs: number): typeof pg.Client {
+  return class extends pg.Client {
+    constructor(config: pg.ClientConfig = {}) {
+      super({ ...config, connectionTimeoutMillis: timeoutMs });
+    }
+  };
+}
+
+/**
+ * What Kysely sees of the pool, with two guards:
+ * - while the database is down (the last connection attempt failed less than `failFastMs` ago), new requests fail
+ *   at once instead of queueing for their own attempt, so many waiting requests still answer 503 quickly;
+ * - after pg's query timeout the connection still waits for the lost answer, and Kysely would hand it back as
+ *   healthy, so the next query would queue behind it; such a connection is released as broken instead and the
+ *   pool opens a fresh one when needed.
+ */
+function resilientPool(pool: pg.Pool): pg.Pool {
+  const timedOut = new WeakSet<pg.PoolClient>();
+  const watched = new WeakSet<pg.PoolClient>();
+  let failedAt: number | null = null;
+  const connect = async () => {
+    if (failedAt !== null && Date.now() - failedAt < DATABASE_TIMEOUTS.failFastMs) {
+      throw Object.assign(new Error('the database was unreachable a moment ago'), { code: 'ECONNREFUSED' });
+    }
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+      failedAt = null;
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) failedAt = Date.now();
+      throw error;
+    }
+    if (!watched.has(client)) {
+      watched.add(client);
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as { query: unknown }).query = (...args: unknown[]) => {
+        const result = query(...args);
+        if (result instanceof Promise) {
+          result.catch((error: unknown) => {
+            if (error instanceof Error && error.message === 'Query read timeout') timedOut.add(client);
+          });
+        }
+        return result;
+      };
+    }
+    const release = client.release.bind(client);
+    client.release = (error?: Error | boolean) =>
+      release(error ?? (timedOut.has(client) ? new Error('query timed out; connection dropped') : undefined));
+    return client;
+  };
+  // Kysely calls only these two.
+  return { connect, end: () => pool.end() } as unknown as pg.Pool;
 }
 
 const STATEMENT_CACHE_MAX = 500;

@@ -12,6 +12,8 @@ export interface Database {
   password_resets: PasswordResetsTable;
   throttle_buckets: ThrottleBucketsTable;
   goals: GoalsTable;
+  backup_runs: BackupRunsTable;
+  server_state: ServerStateTable;
 }
 
 export interface UsersTable {
@@ -24,6 +26,8 @@ export interface UsersTable {
   created_at: number;
   /** Counts changes to the user's goals; the goal list cache is valid while this is unchanged. */
   goals_version: Generated<number>;
+  /** Increased by every credential change; sessions and remember-me tokens carry the value they were issued under. */
+  credential_version: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -31,6 +35,8 @@ export interface SessionsTable {
   /** SHA-256 (hex) of the cookie's secret; the secret itself is never stored. */
   token_hash: string;
   user_id: number;
+  /** The user's `credential_version` when the session was issued; the session is valid only while they match. */
+  credential_version: number;
   created_at: number;
   expires_at: number;
 }
@@ -41,6 +47,8 @@ export interface RememberTokensTable {
   /** SHA-256 (hex) of the validator half of the cookie. */
   validator_hash: string;
   user_id: number;
+  /** As on sessions. */
+  credential_version: number;
   created_at: number;
   expires_at: number;
 }
@@ -90,5 +98,21 @@ export interface GoalsTable {
   updated_at: number;
 }
 
+/** A scheduled backup day claimed by one server process (migration 0005). */
+export interface BackupRunsTable {
+  /** Local date `YYYY-MM-DD` of the server the backup is for. */
+  day: string;
+  claimed_at: number;
+  /** null while the backup is being written. */
+  done_at: number | null;
+}
+
 export type UserRow = Selectable<UsersTable>;
 export type GoalRow = Selectable<GoalsTable>;
+
+/** One row per fact (`base_url`: the BASE_URL the server last started with, for the CLI's links). */
+export interface ServerStateTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { currentUser } from '../auth/plugin.js';
 import type { AppDeps } from '../deps.js';
+import { GOAL_BODY_LIMIT_BYTES } from '../http/body-limits.js';
 import { notFound } from '../http/errors.js';
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
@@ -48,7 +49,7 @@ export const goalRoutes =
       return sendJsonText(reply, body);
     });
 
-    app.post(ROUTES.createGoal.url, fromContract('createGoal'), async (request, reply) => {
+    app.post(ROUTES.createGoal.url, { ...fromContract('createGoal'), bodyLimit: GOAL_BODY_LIMIT_BYTES }, async (request, reply) => {
       const user = currentUser(request);
       const now = clock.now();
       const goal = await insertGoal(db, user.id, checkedNewGoal(request.body, now, timeZone), now);
@@ -57,7 +58,7 @@ export const goalRoutes =
 
     app.patch(
       ROUTES.patchGoal.url,
-      fromContract('patchGoal'),
+      { ...fromContract('patchGoal'), bodyLimit: GOAL_BODY_LIMIT_BYTES },
       async (request) => {
         const user = currentUser(request);
         const changes = checkedGoalChanges(request.body);

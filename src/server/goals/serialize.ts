@@ -1,4 +1,5 @@
-import type { GoalSets } from '../../common/goal.js';
+import { GOAL_LIMITS, type GoalSets } from '../../common/goal.js';
+import { badRequest } from '../http/errors.js';
 import type { GoalRow } from '../db/schema.js';
 
 /** The columns a Goal answer is made of. */
@@ -6,12 +7,18 @@ export type GoalRecord = Pick<GoalRow, 'id' | 'name' | 'unit' | 'daily' | 'days'
 
 /**
  * `sets` as stored: JSON with its dates in ascending order, no white space. The stored text is exactly what a
- * response carries, so reading never parses it (docs/decisions/0033-goal-list-hot-path.md).
+ * response carries, so reading never parses it (docs/decisions/0033-goal-list-hot-path.md). Every write of
+ * `sets_json` comes through here, so this is where its size cap holds: 400 `goal_too_large` above it.
  */
 export function canonicalSetsJson(sets: GoalSets): string {
   const ordered: GoalSets = {};
   for (const date of Object.keys(sets).sort()) ordered[date] = sets[date]!;
-  return JSON.stringify(ordered);
+  const json = JSON.stringify(ordered);
+  // Dates and numbers are ASCII, so characters are bytes.
+  if (json.length > GOAL_LIMITS.setsJsonMaxBytes) {
+    throw badRequest('goal_too_large', `a goal's sets may take at most ${GOAL_LIMITS.setsJsonMaxBytes} bytes stored`);
+  }
+  return json;
 }
 
 /**

@@ -118,3 +118,8 @@ function formatWallClock(clock: WallClock): string {
   const time = `${twoDigits(clock.hour)}:${twoDigits(clock.minute)}:${twoDigits(clock.second)}`;
   return `${formatDateKey(clock.year, clock.month, clock.day)} ${time}`;
 }
+
+/** `nowMs` as the wall clock `YYYY-MM-DD HH:MM:SS` in `timeZone` (the backup scheduler's idea of "03:00"). */
+export function wallClockText(nowMs: number, timeZone: string): string {
+  return formatWallClock(wallClockInZone(nowMs, timeZone));
+}

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { GoalSets } from '../../common/goal.js';
+import { GOAL_LIMITS, type GoalSets } from '../../common/goal.js';
+import { badRequest } from '../http/errors.js';
 import { precompiled } from '../db/precompiled.js';
 import type { Database } from '../db/schema.js';
 import { canonicalSetsJson, type GoalRecord } from './serialize.js';
@@ -10,6 +11,15 @@ const GOAL_COLUMNS = ['id', 'name', 'unit', 'daily', 'days', 'start', 'sets_json
 /** The caller's goals, oldest first (ids only grow, so id order is creation order). */
 export async function listGoals(db: Kysely<Database>, userId: number): Promise<GoalRecord[]> {
   return db.selectFrom('goals').select(GOAL_COLUMNS).where('user_id', '=', userId).orderBy('id').execute();
+}
+
+async function countGoals(db: Kysely<Database>, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('goals')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Read before every goal list, hence compiled once. */
@@ -50,6 +60,11 @@ export async function insertGoal(db: Kysely<Database>, userId: number, goal: New
       .returning(GOAL_COLUMNS)
       .executeTakeFirstOrThrow();
     await bumpGoalsVersion(trx, userId);
+    // Counted after the bump, which locks the user's row: a parallel insert waits for it and then counts this
+    // goal too, so no race gets past the cap. Over it, the throw rolls the insert back.
+    if ((await countGoals(trx, userId)) > GOAL_LIMITS.goalsPerUserMax) {
+      throw badRequest('too_many_goals', `a user may have at most ${GOAL_LIMITS.goalsPerUserMax} goals`);
+    }
     return inserted;
   });
 }
@@ -123,5 +138,36 @@ export async function editGoalSets<T>(
     await trx.updateTable('goals').set({ sets_json: canonicalSetsJson(sets) }).where('id', '=', goalId).execute();
     await bumpGoalsVersion(trx, userId);
     return { result };
+  });
+}
+
+/**
+ * Appends goals (an import) in one transaction: all are stored or none. Ids are new and larger than every existing
+ * one, so the goals follow the caller's existing goals in the list. Kept times are stored as given.
+ */
+export async function insertGoals(
+  db: Kysely<Database>,
+  userId: number,
+  goals: Array<NewGoal & { createdAt: number | null; updatedAt: number | null }>,
+  now: number,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const goal of goals) {
+      await trx
+        .insertInto('goals')
+        .values({
+          user_id: userId,
+          name: goal.name,
+          unit: goal.unit,
+          daily: goal.daily,
+          days: goal.days,
+          start: goal.start,
+          sets_json: canonicalSetsJson(goal.sets),
+          created_at: goal.createdAt ?? now,
+          updated_at: goal.updatedAt ?? goal.createdAt ?? now,
+        })
+        .execute();
+    }
+    await bumpGoalsVersion(trx, userId);
   });
 }

@@ -10,20 +10,31 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * SameSite=Lax cookies are the second line behind this. See docs/decisions/0006-csrf.md.
  */
 export function installCsrfGuard(app: FastifyInstance, baseUrl: string): void {
-  const allowedOrigin = new URL(baseUrl).origin;
+  const allowedOrigins = new Set(acceptedOrigins(baseUrl));
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
     if (request.headers['sec-fetch-site'] === 'cross-site') {
       throw forbidden('cross_site_request', 'Cross-site requests are not allowed');
     }
     const origin = request.headers.origin;
-    if (origin !== undefined && origin !== allowedOrigin) {
+    if (origin !== undefined && !allowedOrigins.has(origin)) {
       throw forbidden('foreign_origin', 'Requests from another origin are not allowed');
     }
     if (hasBody(request.headers) && !isJson(request.headers['content-type'])) {
       throw new HttpError(415, 'unsupported_media_type', 'Request body must be application/json');
     }
   });
+}
+
+/**
+ * BASE_URL's origin; for a `localhost` BASE_URL (the default) also the loopback addresses of the same port, which
+ * name the same server on the same machine: a newcomer who opens http://127.0.0.1:3000 can log in (decision 0054).
+ */
+export function acceptedOrigins(baseUrl: string): string[] {
+  const url = new URL(baseUrl);
+  if (url.hostname !== 'localhost') return [url.origin];
+  const port = url.port ? `:${url.port}` : '';
+  return [url.origin, `${url.protocol}//127.0.0.1${port}`, `${url.protocol}//[::1]${port}`];
 }
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {

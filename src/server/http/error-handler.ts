@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorCode, fieldPath } from '../../common/contract/error-codes.js';
-import { type ErrorBody, HttpError } from './errors.js';
+import { isDatabaseUnavailable } from '../db/dialect.js';
+import { databaseUnavailable, type ErrorBody, HttpError } from './errors.js';
 import { apiHeaders } from './security-headers.js';
 
 /** How one of Fastify's own client errors is answered; status and message default to Fastify's. */
@@ -27,6 +28,12 @@ const FASTIFY_ERRORS: Record<string, ClientErrorAnswer> = {
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (isDatabaseUnavailable(error)) {
+      // Expected while PostgreSQL restarts or the disk is full: a warning, and the client may retry shortly.
+      request.log.warn({ err: error }, 'database unavailable');
+      const unavailable = databaseUnavailable();
+      return reply.code(unavailable.statusCode).headers(unavailable.headers).send(body(unavailable.message, unavailable.code));
+    }
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send(body(error.message, error.code, error.field));
     }

@@ -35,6 +35,12 @@ export const notFound = (code: ErrorCode, message: string, field?: string) =>
 export const conflict = (code: ErrorCode, message: string, field?: string) =>
   new HttpError(409, code, message, field === undefined ? {} : { field });
 
+/** The database cannot serve now (unreachable, busy beyond its timeout, disk full): retry in a moment. */
+export const databaseUnavailable = () =>
+  new HttpError(503, 'database_unavailable', 'The database is unavailable right now, please try again shortly', {
+    headers: { 'retry-after': '5' },
+  });
+
 export function tooManyRequests(retryAfterSeconds: number, message = 'Too many attempts, try again later'): HttpError {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   return new HttpError(429, 'too_many_attempts', `${message} (in ${seconds} s)`, { headers: { 'retry-after': String(seconds) } });

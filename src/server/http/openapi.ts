@@ -52,7 +52,7 @@ export async function installOpenApi(app: FastifyInstance, version: string): Pro
   });
 
   app.get(ROUTES.openApi.url, fromContract('openApi'), async () => app.swagger());
-  app.get(ROUTES.docs.url, { ...fromContract('docs'), schema: { ...ROUTES.docs.schema, produces: ['text/html'] } }, async (_request, reply) =>
+  app.get(ROUTES.docs.url, fromContract('docs'), async (_request, reply) =>
     (reply as FastifyReply).type('text/html; charset=utf-8').send(renderDocsPage(app.swagger() as OpenAPIV3_1.Document)),
   );
 }

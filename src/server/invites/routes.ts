@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { currentUser } from '../auth/plugin.js';
+import { spendAttempt } from '../auth/throttle.js';
 import type { AppDeps } from '../deps.js';
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
@@ -27,6 +28,7 @@ export const inviteRoutes =
       async (request) => {
         const user = currentUser(request);
         const note = checkedInviteNote(request.body.note);
+        await spendAttempt(deps.db, 'invitePerUser', String(user.id), deps.clock.now());
         const { url } = await createInvite(deps, user.id, note);
         return { url };
       },

@@ -55,7 +55,7 @@ export async function findNewestPendingOperatorInvite(db: Kysely<Database>, now:
 }
 
 export type InviteState = InviteStatus | 'unknown';
-export type ClaimResult = { ok: true; inviteId: number } | { ok: false; reason: Exclude<InviteState, 'pending'> };
+export type ClaimResult = { ok: true; inviteId: number; createdBy: number | null } | { ok: false; reason: Exclude<InviteState, 'pending'> };
 
 /**
  * What registering with this token would meet now; read-only, for refusing early before any costly work. The
@@ -82,9 +82,9 @@ export async function claimInvite(trx: Kysely<Database>, tokenHash: string, now:
     .where('token_hash', '=', tokenHash)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
-    .returning('id')
+    .returning(['id', 'created_by'])
     .executeTakeFirst();
-  if (claimed) return { ok: true, inviteId: claimed.id };
+  if (claimed) return { ok: true, inviteId: claimed.id, createdBy: claimed.created_by };
   const state = await inviteState(trx, tokenHash, now);
   // Unclaimable yet still reading as pending: it expired between the two statements.
   return { ok: false, reason: state === 'pending' ? 'expired' : state };
@@ -92,4 +92,20 @@ export async function claimInvite(trx: Kysely<Database>, tokenHash: string, now:
 
 export async function recordInviteUser(trx: Kysely<Database>, inviteId: number, userId: number): Promise<void> {
   await trx.updateTable('invites').set({ used_by: userId }).where('id', '=', inviteId).execute();
+}
+
+/**
+ * Ends one of `userId`'s pending invites now: it expires at this millisecond (so it lists as expired and cannot
+ * register) and its sealed link is dropped. False when the creator has no pending invite with this token.
+ */
+export async function revokeInvite(db: Kysely<Database>, userId: number, tokenHash: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('invites')
+    .set({ expires_at: now, token_encrypted: null })
+    .where('token_hash', '=', tokenHash)
+    .where('created_by', '=', userId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -36,7 +36,10 @@ export function smtpMailer(smtpUrl: string, from: string, { timeoutMs = SMTP_TIM
   };
 }
 
-/** Without SMTP_URL: each mail becomes a file in the outbox folder, and the log names it (with its link). */
+/**
+ * Without SMTP_URL: each mail becomes a file in the outbox folder (0600, in a 0700 folder), and the log names the
+ * file only: the link in it is a secret and stays out of the log (docs/decisions/0065-log-hygiene.md).
+ */
 export function outboxMailer(folder: string, log: Logger): Mailer {
   return {
     async send(message: MailMessage) {
@@ -44,8 +47,7 @@ export function outboxMailer(folder: string, log: Logger): Mailer {
       const file = path.join(folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.hrtime.bigint()}.txt`);
       const content = `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`;
       await fs.writeFile(file, content, { mode: 0o600 });
-      const link = /https?:\/\/\S+/.exec(message.text)?.[0];
-      log.info({ to: message.to, file, link }, `mail written to the outbox (no SMTP_URL): ${message.subject}`);
+      log.info({ to: message.to, file }, `mail written to the outbox (no SMTP_URL): ${message.subject}`);
     },
     async verify() {},
   };

@@ -3,6 +3,7 @@ import { LIMITS } from '../../common/limits.js';
 import { api, type Invite } from '../api.js';
 import { Field, FormMessage, LiveStatus } from '../components/Field.js';
 import { Page } from '../components/Page.js';
+import { useApp } from '../context.js';
 import { checkLength, errorText } from '../errors.js';
 import { formatMoment, t, tp } from '../i18n/index.js';
 import type { TextKey } from '../i18n/types.js';
@@ -43,7 +44,7 @@ export function InvitesPage() {
             <p class="muted">{tp('invites.count', invites.length)}</p>
             <ul class="invite-list">
               {invites.map((invite, index) => (
-                <InviteRow key={`${invite.created_at}-${index}`} invite={invite} />
+                <InviteRow key={`${invite.created_at}-${index}`} invite={invite} onRevoked={reload} />
               ))}
             </ul>
           </>
@@ -99,7 +100,13 @@ function NewLink({ url }: { url: string }) {
   );
 }
 
-function InviteRow({ invite }: { invite: Invite }) {
+function InviteRow({ invite, onRevoked }: { invite: Invite; onRevoked: () => Promise<void> }) {
+  const app = useApp();
+  const revoke = useSubmit([], async () => {
+    await api.revokeInvite(invite.url!);
+    app.announce(t('invites.revoked'));
+    await onRevoked();
+  });
   const detail =
     invite.status === 'used'
       ? t('invites.usedBy', { email: invite.used_by_email ?? '', date: invite.used_at ? formatMoment(invite.used_at) : '' })
@@ -116,6 +123,12 @@ function InviteRow({ invite }: { invite: Invite }) {
         {t('invites.createdOn', { date: formatMoment(invite.created_at) })} · {detail}
       </p>
       {invite.url && <p class="link-text small-print">{invite.url}</p>}
+      {invite.status === 'pending' && invite.url && (
+        <button type="button" class="danger" disabled={revoke.busy} onClick={() => void revoke.submit()} aria-label={`${t('invites.revoke')}: ${invite.note ?? t('invites.noNote')}`}>
+          {t('invites.revoke')}
+        </button>
+      )}
+      {revoke.formError && <FormMessage error={revoke.formError} />}
     </li>
   );
 }

@@ -1,7 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../common/limits.js';
-import { api } from '../api.js';
+import { api, EXPORT_LINKS } from '../api.js';
 import { Field, FormMessage } from '../components/Field.js';
+import { FieldProblem } from '../errors.js';
 import { LanguagePicker } from '../components/LanguagePicker.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
@@ -19,6 +20,9 @@ export function SettingsPage() {
         <LanguagePicker id="settings-language" hint={t('settings.languageHint')} />
       </section>
       <PasswordForm />
+      <LogoutOthersForm />
+      <DataSection />
+      <DeleteAccount />
     </Page>
   );
 }
@@ -71,6 +75,108 @@ function PasswordForm() {
       <button type="submit" class="primary" disabled={form.busy}>
         {t('settings.savePassword')}
       </button>
+    </form>
+  );
+}
+
+/** Ends every other session and remember-me login of the account; this browser stays logged in. */
+function LogoutOthersForm() {
+  const [done, setDone] = useState(false);
+  const form = useSubmit([], async () => {
+    setDone(false);
+    await api.logoutOthers();
+    setDone(true);
+  });
+  return (
+    <form class="card stack" onSubmit={form.submit} noValidate aria-labelledby="sessions-title">
+      <h2 id="sessions-title">{t('settings.sessions')}</h2>
+      <p class="muted">{t('settings.sessionsHint')}</p>
+      <FormMessage error={form.formError} success={done ? t('settings.logoutOthersDone') : null} />
+      <button type="submit" disabled={form.busy}>
+        {t('settings.logoutOthers')}
+      </button>
+    </form>
+  );
+}
+
+function ExportLinks() {
+  return (
+    <div class="inline">
+      <a class="button" href={EXPORT_LINKS.json} download>
+        {t('settings.exportJson')}
+      </a>
+      <a class="button" href={EXPORT_LINKS.csv} download>
+        {t('settings.exportCsv')}
+      </a>
+    </div>
+  );
+}
+
+function DataSection() {
+  return (
+    <section class="card stack" aria-labelledby="data-title">
+      <h2 id="data-title">{t('settings.data')}</h2>
+      <p>{t('settings.dataIntro')}</p>
+      <ExportLinks />
+    </section>
+  );
+}
+
+/** Password first, then a plain question with the address; the export is offered before either. */
+function DeleteAccount() {
+  const app = useApp();
+  const [password, setPassword] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const yes = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) yes.current?.focus();
+  }, [confirming]);
+  const rename = { password: 'delete_password', old_password: 'delete_password' };
+  const ask = useSubmit(['delete_password'], async () => {
+    if (password === '') throw new FieldProblem('delete_password', 'missing_field');
+    setConfirming(true);
+  }, rename);
+  const removal = useSubmit(['delete_password'], async () => {
+    try {
+      await api.deleteAccount(password);
+    } catch (failure) {
+      setConfirming(false);
+      throw failure;
+    }
+    app.announce(t('settings.deleted'));
+    await app.logout();
+  }, rename);
+
+  function cancel() {
+    setConfirming(false);
+    requestAnimationFrame(() => deleteButton.current?.focus());
+  }
+
+  return (
+    <form class="card stack" onSubmit={ask.submit} noValidate aria-labelledby="delete-title">
+      <h2 id="delete-title">{t('settings.delete')}</h2>
+      <p>{t('settings.deleteWarning')}</p>
+      <p>{t('settings.deleteExportFirst')}</p>
+      <ExportLinks />
+      <FormMessage error={ask.formError ?? removal.formError} />
+      <Field id="delete_password" label={t('settings.deletePassword')} type="password" autoComplete="current-password" required limit={LIMITS.passwordMax} value={password} onValue={setPassword} error={ask.fieldError('delete_password') ?? removal.fieldError('delete_password')} />
+      <button ref={deleteButton} type="submit" class="danger" disabled={confirming || ask.busy} aria-expanded={confirming}>
+        {t('settings.delete')}
+      </button>
+      {confirming && (
+        <div class="confirm" role="group" aria-labelledby="delete-confirm-text">
+          <p id="delete-confirm-text">{t('settings.deleteConfirm', { email: app.me.email })}</p>
+          <div class="inline">
+            <button ref={yes} type="button" class="danger" disabled={removal.busy} onClick={() => void removal.submit()}>
+              {t('settings.deleteYes')}
+            </button>
+            <button type="button" onClick={cancel}>
+              {t('app.cancel')}
+            </button>
+          </div>
+        </div>
+      )}
     </form>
   );
 }

@@ -49,7 +49,7 @@ describe('POST /api/change-password', () => {
 
   it('a too-short new password costs no attempt: after more refusals than the limit, the change still works (decision 0009)', async () => {
     const emil = await steady.register('emil@example.com');
-    const refusals = 2 * THROTTLE_RULES.changePasswordPerUser.capacity;
+    const refusals = 2 * THROTTLE_RULES.changePasswordPerSession.capacity;
     for (let n = 0; n < refusals; n++) {
       const answer = await emil.post('/api/change-password', { old_password: PASSWORD, new_password: 'short' });
       assert.equal(answer.status, 400);

@@ -60,8 +60,8 @@ describe('throttling', () => {
     const { answer, attempts } = await attemptUntilThrottled(() =>
       anna.post('/api/change-password', { old_password: 'not my password', new_password: 'brand new secret' }),
     );
-    assert.equal(attempts, THROTTLE_RULES.changePasswordPerUser.capacity + 1);
-    const retryAfter = THROTTLE_RULES.changePasswordPerUser.refillMs / SECOND;
+    assert.equal(attempts, THROTTLE_RULES.changePasswordPerSession.capacity + 1);
+    const retryAfter = THROTTLE_RULES.changePasswordPerSession.refillMs / SECOND;
     assertTooManyAttempts(answer, retryAfter);
     assertTooManyAttempts(await anna.post('/api/change-password', { old_password: PASSWORD, new_password: 'brand new secret' }), retryAfter);
 
@@ -69,6 +69,25 @@ describe('throttling', () => {
     const afterWaiting = await anna.post('/api/change-password', { old_password: PASSWORD, new_password: 'brand new secret' });
     assert.equal(afterWaiting.status, 200);
     assert.deepEqual(afterWaiting.body, { ok: true });
+  });
+
+  it('change-password attempts count per session: a copied cookie that spent them does not lock the owner out (issue 13)', async (t) => {
+    const steady = await createTestApp();
+    t.after(() => steady.close());
+    const owner = await steady.register('anna@example.com');
+    const thief = owner.clone();
+    thief.cookies.delete('steady_remember');
+    const { attempts } = await attemptUntilThrottled(() =>
+      thief.post('/api/change-password', { old_password: 'not my password', new_password: 'brand new secret' }),
+    );
+    assert.equal(attempts, THROTTLE_RULES.changePasswordPerSession.capacity + 1);
+
+    // The owner logs in again (a new session) and can change the password at once.
+    const again = steady.client();
+    assert.equal((await again.post('/api/login', { email: 'anna@example.com', password: PASSWORD })).status, 200);
+    const change = await again.post('/api/change-password', { old_password: PASSWORD, new_password: 'brand new secret' });
+    assert.equal(change.status, 200, change.text);
+    assert.equal((await thief.get('/api/me')).status, 401);
   });
 
   it('parallel wrong logins never get more attempts than the bucket holds', async (t) => {

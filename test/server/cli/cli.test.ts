@@ -1,32 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, test } from 'node:test';
-import { projectRoot } from '../../../src/server/paths.js';
-import { createTestApp, PASSWORD, TEST_SECRET_KEY } from '../../support/app.js';
+import { migrations } from '../../../src/server/db/migrations/index.js';
+import { ADMIN_EMAIL, createTestApp, PASSWORD, TEST_SECRET_KEY } from '../../support/app.js';
+import { steady } from '../../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
 const BASE_URL = 'http://steady.test';
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `steady` as an operator would, as its own process with only the environment given here. */
-function steady(args: string[], env: Record<string, string>): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
-      { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 let database: TestDatabase;
 let env: Record<string, string>;
@@ -48,7 +27,8 @@ test('migrate applies the migrations once; users on an empty database says so', 
   const first = await steady(['migrate'], env);
   assert.equal(first.stderr, '');
   assert.equal(first.code, 0);
-  assert.match(first.stdout, /^Applied migrations: 0001_accounts, 0002_goals/);
+  assert.equal(first.stdout, `Applied migrations: ${Object.keys(migrations).join(', ')}\n`);
+  assert.match(first.stdout, /^Applied migrations: 0001_accounts, 0002_goals, /);
 
   const second = await steady(['migrate'], env);
   assert.equal(second.code, 0);
@@ -75,7 +55,7 @@ test('invite --note prints a URL as the last line, and registering with it works
   assert.deepEqual(stored, [{ note: 'for Anna', created_by: null }]);
   const registered = await app
     .client()
-    .post('/api/register', { email: 'anna@example.com', password: PASSWORD, token, name: 'Anna \u001b[31mRed' });
+    .post('/api/register', { email: 'anna@example.com', password: PASSWORD, token, name: 'Anna \u001b[31mRed\u202Eevil\u2066' });
   assert.equal(registered.status, 200, registered.text);
   const again = await app.client().post('/api/register', { email: 'ben@example.com', password: PASSWORD, token });
   assert.equal(again.body.code, 'invite_used');
@@ -84,9 +64,20 @@ test('invite --note prints a URL as the last line, and registering with it works
   assert.equal(users.code, 0);
   const [header, row, ...rest] = users.stdout.trimEnd().split('\n');
   assert.match(header!, /^ID\s+E-MAIL\s+NAME\s+REGISTERED \(UTC\)$/);
-  // The control character of the display name is not passed to the operator's terminal.
-  assert.match(row!, /^\d+\s+anna@example\.com\s+Anna \?\[31mRed\s+\d{4}-\d\d-\d\d \d\d:\d\d$/);
+  // Control and bidi characters of the display name are not passed to the operator's terminal, but escaped.
+  assert.match(row!, /^\d+\s+anna@example\.com\s+Anna \\u001b\[31mRed\\u202eevil\\u2066\s+\d{4}-\d\d-\d\d \d\d:\d\d$/);
   assert.deepEqual(rest, []);
+});
+
+test("an operator's invite from the CLI registers the ADMIN_EMAIL address (issue 13 point 9)", async (t) => {
+  const made = await steady(['invite'], env);
+  assert.equal(made.code, 0, made.stderr);
+  const token = new URL(made.stdout.trimEnd().split('\n').at(-1)!).searchParams.get('invite');
+  const app = await createTestApp({ DATABASE_URL: database.url, DATA_DIR: database.dataDir });
+  t.after(() => app.close());
+  const registered = await app.client().post('/api/register', { email: ` ${ADMIN_EMAIL.toUpperCase()}`, password: PASSWORD, token });
+  assert.equal(registered.status, 200, registered.text);
+  assert.equal(registered.body.email, ADMIN_EMAIL);
 });
 
 test('--help prints the usage; an unknown command or option prints it to stderr with exit 2', async () => {

@@ -30,6 +30,8 @@ describe('loadConfig', () => {
       secretKey: null,
       trustProxy: [],
       logLevel: 'info',
+      backupDir: null,
+      metricsToken: null,
     });
   });
 
@@ -46,6 +48,8 @@ describe('loadConfig', () => {
       SECRET_KEY: 'ab'.repeat(32),
       TRUST_PROXY: ' 10.0.0.1, 192.168.0.0/16,loopback , 2001:db8::/32 ',
       LOG_LEVEL: 'WARN',
+      BACKUP_DIR: ' /var/backups/steady ',
+      METRICS_TOKEN: ' 0123456789abcdef ',
     });
     assert.deepEqual(config, {
       port: 8080,
@@ -60,6 +64,8 @@ describe('loadConfig', () => {
       secretKey: Buffer.alloc(32, 0xab),
       trustProxy: ['10.0.0.1', '192.168.0.0/16', 'loopback', '2001:db8::/32'],
       logLevel: 'warn',
+      backupDir: '/var/backups/steady',
+      metricsToken: '0123456789abcdef',
     });
   });
 
@@ -100,6 +106,8 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.1 10.0.0.2' }, 'TRUST_PROXY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ METRICS_TOKEN: 'sixteen chars with spaces' }, 'METRICS_TOKEN'],
   ];
   for (const [env, variable] of refused) {
     it(`refuses ${JSON.stringify(env)} with an error naming ${variable}`, () => {

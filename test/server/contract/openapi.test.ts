@@ -59,7 +59,7 @@ test('the document is OpenAPI 3.1 with request bodies and parameters from the co
   const body = createGoal.requestBody!.content['application/json']!.schema as { properties: Record<string, object> };
   assert.deepEqual(Object.keys(body.properties).sort(), ['daily', 'days', 'name', 'sets', 'start', 'unit'], 'the documented goal fields');
   const login = document.paths['/api/login'].post as Operation;
-  assert.deepEqual(Object.keys(login.responses).sort(), ['200', '400', '401', '403', '413', '415', '429', '500']);
+  assert.deepEqual(Object.keys(login.responses).sort(), ['200', '400', '401', '403', '413', '415', '429', '500', '503']);
   const me = document.paths['/api/me'].get as Operation;
   assert.deepEqual(me.responses['401']!.content!['application/json']!.schema, {
     type: 'object',
@@ -112,4 +112,19 @@ test('the document check refuses an undocumented status, a wrong shape and a non
   assert.throws(() => check.check({ ...answer, status: 200, text: '[]', contentType: 'text/plain' }), /content type/);
   assert.throws(() => check.check({ ...answer, url: '/api/nothing', status: 404, text: '{"ok":true}' }), /error body/);
   assert.doesNotThrow(() => check.check({ ...answer, url: '/api/nothing', status: 404, text: '{"error":"x","code":"not_found"}' }));
+});
+
+test('503 database_unavailable is documented on every route that uses the database; the operator endpoints stay out', async () => {
+  const document = (await steady.client().get('/api/openapi.json')).body;
+  const paths = document.paths as Record<string, Record<string, Operation>>;
+  for (const route of Object.values(ROUTES)) {
+    const statuses = Object.keys(paths[openApiPath(route.url)]![route.method.toLowerCase()]!.responses);
+    const withoutDatabase = route.url === '/api/openapi.json' || route.url === '/api/docs';
+    assert.equal(statuses.includes('503'), !withoutDatabase, `${route.method} ${route.url}: ${statuses.join(', ')}`);
+  }
+  const csv = paths['/api/export.csv']!.get!.responses;
+  assert.deepEqual(Object.keys(csv['200']!.content!), ['text/csv']);
+  assert.deepEqual(Object.keys(csv['401']!.content!), ['application/json'], 'its refusals are the JSON error body');
+  assert.ok(paths['/api/import']!.post!.requestBody, 'the import documents the export document as its body');
+  for (const operatorPath of ['/healthz', '/readyz', '/metrics']) assert.equal(paths[operatorPath], undefined, operatorPath);
 });

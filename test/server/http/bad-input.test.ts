@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BODY_LIMIT_BYTES } from '../../../src/server/app.js';
+import { GOAL_BODY_LIMIT_BYTES as BODY_LIMIT_BYTES } from '../../../src/server/http/body-limits.js';
 import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
 import type { TestClient, TestResponse } from '../../support/client.js';
 
@@ -130,10 +130,10 @@ describe('bad input never reaches a 500', () => {
     });
   });
 
-  it('a body over 1 MiB: 413 body_too_large', async () => {
-    const big = JSON.stringify({ email: 'anna@example.com', password: PASSWORD, padding: 'x'.repeat(BODY_LIMIT_BYTES) });
-    assertClientError(await guest.post('/api/login', big), 413, { code: 'body_too_large' });
-    assertClientError(await anna.patch('/api/me', JSON.stringify({ name: 'x'.repeat(BODY_LIMIT_BYTES + 1) })), 413, { code: 'body_too_large' });
+  it('a goal body over 1 MiB: 413 body_too_large', async () => {
+    const big = JSON.stringify({ name: 'x', padding: 'x'.repeat(BODY_LIMIT_BYTES) });
+    assertClientError(await anna.post('/api/goals', big), 413, { code: 'body_too_large' });
+    assertClientError(await anna.patch('/api/goals/1', big), 413, { code: 'body_too_large' });
   });
 
   it('a malformed URL: 400 bad_request in the same shape', async () => {

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { THROTTLE_RULES } from '../../../src/server/auth/throttle.js';
 import { HOUR } from '../../../src/server/clock.js';
 import { createTestApp } from '../../support/app.js';
 import { resetPairFrom } from './support.js';
 
-test('more than 3 reset mails an hour for one address are dropped silently', async (t) => {
+test('more than 3 reset mails an hour for one address from one client are dropped silently', async (t) => {
   const steady = await createTestApp();
   t.after(() => steady.close());
   await steady.register('anna@example.com');
@@ -60,4 +61,31 @@ test('more than 10 reset requests an hour from one client address are dropped si
   steady.clock.advance(HOUR / 10);
   await steady.client().post('/api/reset-request', { email: 'anna@example.com' });
   assert.equal(steady.smtp.mails.length, 1);
+});
+
+test("three strangers' requests do not stop the owner's reset mail; a looser cap per address still holds (issue 13)", async (t) => {
+  const steady = await createTestApp();
+  t.after(() => steady.close());
+  await steady.register('anna@example.com');
+  const perClient = THROTTLE_RULES.resetMailPerClientAndEmail.capacity;
+
+  for (const stranger of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+    const client = steady.client();
+    client.remoteAddress = stranger;
+    // Each stranger spends their own allowance and then some.
+    for (let i = 0; i <= perClient; i++) assert.equal((await client.post('/api/reset-request', { email: 'anna@example.com' })).status, 200);
+  }
+  assert.equal(steady.smtp.mails.length, 3 * perClient);
+
+  const owner = steady.client();
+  owner.remoteAddress = '198.51.100.7';
+  assert.equal((await owner.post('/api/reset-request', { email: 'anna@example.com' })).status, 200);
+  assert.equal(steady.smtp.mails.length, 3 * perClient + 1, "the owner's mail was sent");
+  assert.equal(THROTTLE_RULES.resetMailPerEmail.capacity, 3 * perClient + 1);
+
+  // The shared cap per address is spent now: a fourth stranger's request sends nothing.
+  const fourth = steady.client();
+  fourth.remoteAddress = '203.0.113.4';
+  assert.equal((await fourth.post('/api/reset-request', { email: 'anna@example.com' })).status, 200);
+  assert.equal(steady.smtp.mails.length, 3 * perClient + 1);
 });

@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import * as m0001 from './0001_accounts.js';
 import * as m0002 from './0002_goals.js';
+import * as m0003 from './0003_credential_version.js';
+import * as m0004 from './0004_server_state.js';
+import * as m0005 from './0005_backup_runs.js';
 
 /** A migration is frozen once released: it types the database as `any` and never imports store code. */
 export interface SteadyMigration {
@@ -12,4 +15,7 @@ export interface SteadyMigration {
 export const migrations: Record<string, SteadyMigration> = {
   '0001_accounts': m0001,
   '0002_goals': m0002,
+  '0003_credential_version': m0003,
+  '0004_server_state': m0004,
+  '0005_backup_runs': m0005,
 };

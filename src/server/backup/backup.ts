@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import SqliteDatabase from 'better-sqlite3';
+import type { DatabaseConfig } from '../config.js';
+import { PRIVATE_FILE_MODE } from '../private-files.js';
+
+const run = promisify(execFile);
+
+/** How to back up and restore PostgreSQL by hand, for operators without pg_dump on the server's machine. */
+export const PG_DUMP_HOWTO = [
+  'Back up PostgreSQL with pg_dump (from the PostgreSQL client tools), e.g.:',
+  '  pg_dump --format=custom --no-owner --file=steady.dump "$DATABASE_URL"',
+  'Restore into an empty database with:',
+  '  pg_restore --no-owner --dbname="$DATABASE_URL" steady.dump',
+];
+
+export class PgDumpMissing extends Error {
+  constructor() {
+    super(`pg_dump was not found on PATH.\n${PG_DUMP_HOWTO.join('\n')}`);
+    this.name = 'PgDumpMissing';
+  }
+}
+
+/**
+ * A consistent copy of the live database at `target`, which appears complete or not at all: the copy is written
+ * to a temporary file beside it (mode 0600: it holds password hashes) and renamed into place. SQLite: `VACUUM INTO`
+ * on a connection of its own, which reads one snapshot while the server goes on writing (WAL). PostgreSQL: pg_dump
+ * (custom format), which also reads one snapshot.
+ */
+export async function backupDatabase(database: DatabaseConfig, target: string): Promise<{ file: string; bytes: number }> {
+  const file = path.resolve(target);
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`);
+  // Created empty and private first, so the copy is never readable by others, not even for a moment.
+  fs.closeSync(fs.openSync(temporary, 'wx', PRIVATE_FILE_MODE));
+  try {
+    if (database.kind === 'sqlite') vacuumInto(database.file, temporary);
+    else await pgDump(database.url, temporary);
+    const handle = fs.openSync(temporary, 'r+');
+    try {
+      fs.fsyncSync(handle);
+    } finally {
+      fs.closeSync(handle);
+    }
+    fs.renameSync(temporary, file);
+    syncDirectory(path.dirname(file));
+    return { file, bytes: fs.statSync(file).size };
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+function vacuumInto(source: string, temporary: string): void {
+  // fileMustExist: a mistyped DATABASE_URL must not back up a fresh empty database.
+  const connection = new SqliteDatabase(source, { fileMustExist: true });
+  try {
+    connection.pragma('busy_timeout = 5000');
+    connection.prepare('VACUUM INTO ?').run(temporary);
+  } finally {
+    connection.close();
+  }
+}
+
+async function pgDump(url: string, temporary: string): Promise<void> {
+  // The password travels in the environment, not on the command line where `ps` shows it to every local user.
+  const parsed = new URL(url);
+  const password = decodeURIComponent(parsed.password);
+  parsed.password = '';
+  try {
+    await run('pg_dump', ['--format=custom', '--no-owner', `--file=${temporary}`, `--dbname=${parsed.href}`], {
+      env: { ...process.env, ...(password && { PGPASSWORD: password }) },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new PgDumpMissing();
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
+    throw new Error(`pg_dump failed: ${stderr || (error as Error).message}`);
+  }
+}
+
+/** Makes the rename itself durable (a crash right after still finds the new name). */
+function syncDirectory(directory: string): void {
+  try {
+    const handle = fs.openSync(directory, 'r');
+    try {
+      fs.fsyncSync(handle);
+    } finally {
+      fs.closeSync(handle);
+    }
+  } catch {
+    // Some file systems cannot fsync a directory; the rename is still atomic.
+  }
+}

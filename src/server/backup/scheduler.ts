@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { HOUR, MINUTE, type Clock } from '../clock.js';
+import type { DatabaseConfig } from '../config.js';
+import type { Database } from '../db/schema.js';
+import { wallClockText } from '../goals/start.js';
+import { backupDatabase } from './backup.js';
+import { claimBackupDay, finishBackupDay, releaseBackupDay } from './store.js';
+import { makePrivateFolder } from '../private-files.js';
+
+/** The local hour from which a day's backup is due (server time, `TZ`). */
+export const BACKUP_HOUR = 3;
+/** Backups kept in BACKUP_DIR; older ones are removed after each new one. */
+export const BACKUPS_KEPT = 14;
+/** How often the wall clock is checked: a sleeping laptop or a clock change is noticed within a minute. */
+export const CHECK_INTERVAL_MS = MINUTE;
+/** A claim older than this whose backup never finished belonged to a process that died; another may take over. */
+const STALE_CLAIM_MS = HOUR;
+
+const BACKUP_NAME = /^steady-\d{4}-\d{2}-\d{2}\.(db|dump)$/;
+
+export interface SchedulerLog {
+  info(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface BackupSchedulerOptions {
+  db: Kysely<Database>;
+  clock: Clock;
+  database: DatabaseConfig;
+  backupDir: string;
+  timeZone: string;
+  log: SchedulerLog;
+}
+
+/**
+ * The daily backup into BACKUP_DIR (docs/decisions/0075-scheduled-backups.md). It never sleeps until a computed
+ * instant: every check reads the clock, and from 03:00 local time on, the first check of any process that
+ * finds the day unclaimed writes `steady-YYYY-MM-DD.db` (`.dump` on PostgreSQL) and prunes to the newest 14.
+ * A day missed while no server ran is caught up at the next check of that day.
+ */
+export class BackupScheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<string | null> | undefined;
+
+  constructor(private readonly options: BackupSchedulerOptions) {}
+
+  start(intervalMs = CHECK_INTERVAL_MS): void {
+    makePrivateFolder(this.options.backupDir);
+    this.timer = setInterval(() => void this.check(), intervalMs);
+    this.timer.unref();
+    void this.check();
+  }
+
+  /** Stops checking and waits for a backup in progress. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One look at the clock; returns the backup file written, or null. Overlapping calls share one run. */
+  check(): Promise<string | null> {
+    this.running ??= this.checkOnce().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async checkOnce(): Promise<string | null> {
+    const { db, clock, log } = this.options;
+    const now = clock.now();
+    const local = wallClockText(now, this.options.timeZone);
+    const day = local.slice(0, 10);
+    if (Number(local.slice(11, 13)) < BACKUP_HOUR) return null;
+    try {
+      if (!(await claimBackupDay(db, day, now, STALE_CLAIM_MS))) return null;
+    } catch (error) {
+      log.error({ err: error }, 'scheduled backup: the database could not be asked');
+      return null;
+    }
+    const extension = this.options.database.kind === 'sqlite' ? 'db' : 'dump';
+    const target = path.join(this.options.backupDir, `steady-${day}.${extension}`);
+    try {
+      const { bytes } = await backupDatabase(this.options.database, target);
+      await finishBackupDay(db, day, clock.now());
+      const removed = pruneBackups(this.options.backupDir, BACKUPS_KEPT);
+      log.info({ file: target, bytes, removed }, 'scheduled backup written');
+      return target;
+    } catch (error) {
+      log.error({ err: error, file: target }, 'scheduled backup failed; the next check tries again');
+      await releaseBackupDay(db, day).catch(() => undefined);
+      return null;
+    }
+  }
+}
+
+/** Removes all but the newest `keep` backups (by the date in their names); returns the names removed. */
+export function pruneBackups(directory: string, keep: number): string[] {
+  const backups = fs
+    .readdirSync(directory)
+    .filter((name) => BACKUP_NAME.test(name))
+    .sort()
+    .reverse();
+  const removed = backups.slice(keep);
+  for (const name of removed) fs.rmSync(path.join(directory, name), { force: true });
+  return removed;
+}

@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/**
+ * Claims the backup of `day` for this process. Exactly one of several processes gets it: the insert is atomic on
+ * both engines. A claim left unfinished for `staleMs` (its process died mid-backup) may be taken over.
+ */
+export async function claimBackupDay(db: Kysely<Database>, day: string, now: number, staleMs: number): Promise<boolean> {
+  const inserted = await db
+    .insertInto('backup_runs')
+    .values({ day, claimed_at: now, done_at: null })
+    .onConflict((oc) => oc.column('day').doNothing())
+    .returning('day')
+    .executeTakeFirst();
+  if (inserted) return true;
+  const takenOver = await db
+    .updateTable('backup_runs')
+    .set({ claimed_at: now })
+    .where('day', '=', day)
+    .where('done_at', 'is', null)
+    .where('claimed_at', '<=', now - staleMs)
+    .executeTakeFirst();
+  return Number(takenOver.numUpdatedRows) > 0;
+}
+
+export async function finishBackupDay(db: Kysely<Database>, day: string, now: number): Promise<void> {
+  await db.updateTable('backup_runs').set({ done_at: now }).where('day', '=', day).execute();
+}
+
+/** Gives a failed day back, so the next check (of any process) tries again. */
+export async function releaseBackupDay(db: Kysely<Database>, day: string): Promise<void> {
+  await db.deleteFrom('backup_runs').where('day', '=', day).where('done_at', 'is', null).execute();
+}

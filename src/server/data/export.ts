@@ -1,0 +1,72 @@
+import type { GoalSets } from '../../common/goal.js';
+import { EXPORT_FORMAT, EXPORT_VERSION, type ExportDocument } from '../../common/contract/export-format.js';
+import type { listGoalsForExport } from './store.js';
+
+type StoredGoal = Awaited<ReturnType<typeof listGoalsForExport>>[number];
+
+export interface ExportAccount {
+  email: string;
+  name: string;
+  locale: string;
+  created_at: number;
+}
+
+/** The export document: the goals exactly as `GET /api/goals` shows them, plus what else is stored about them. */
+export function exportDocument(account: ExportAccount, goals: StoredGoal[], now: number): ExportDocument {
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exported_at: iso(now),
+    account: {
+      email: account.email,
+      name: account.name,
+      locale: account.locale,
+      created_at: iso(account.created_at),
+    },
+    goals: goals.map((goal) => ({
+      id: String(goal.id),
+      name: goal.name,
+      unit: goal.unit,
+      daily: goal.daily,
+      days: goal.days,
+      start: goal.start,
+      sets: JSON.parse(goal.sets_json) as GoalSets,
+      created_at: iso(goal.created_at),
+      updated_at: iso(goal.updated_at),
+    })),
+  };
+}
+
+/** `steady-export-2026-01-15.json`: the UTC date of the export, like `exported_at`. */
+export function exportFileName(now: number, extension: 'json' | 'csv'): string {
+  return `steady-export-${iso(now).slice(0, 10)}.${extension}`;
+}
+
+export const CSV_HEADER = ['goal_id', 'goal', 'unit', 'date', 'amount'];
+
+/**
+ * One row per logged amount, in goal, date and logging order, RFC 4180 with CRLF, UTF-8 with a byte order mark
+ * so spreadsheet programs read emoji and umlauts right. Text cells are always quoted, and one that a spreadsheet
+ * would take as a formula (`=`, `+`, `-`, `@`, tab, CR) starts with an apostrophe (OWASP CSV injection).
+ */
+export function exportCsv(goals: StoredGoal[]): string {
+  const lines = [CSV_HEADER.join(',')];
+  for (const goal of goals) {
+    const sets = JSON.parse(goal.sets_json) as GoalSets;
+    for (const date of Object.keys(sets).sort()) {
+      for (const amount of sets[date]!) {
+        lines.push([String(goal.id), csvText(goal.name), csvText(goal.unit), date, String(amount)].join(','));
+      }
+    }
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+export function csvText(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

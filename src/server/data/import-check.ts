@@ -1,0 +1,90 @@
+import type { NewGoal } from '../goals/validation.js';
+import { checkedGoalChanges } from '../goals/validation.js';
+import { parseStart } from '../goals/start.js';
+import { HttpError } from '../http/errors.js';
+import { EXPORT_FORMAT, EXPORT_VERSION } from '../../common/contract/export-format.js';
+
+/** A goal of an import, checked and ready to store, with the times it keeps from the export. */
+export interface ImportedGoal extends NewGoal {
+  createdAt: number | null;
+  updatedAt: number | null;
+}
+
+/**
+ * A refused import: 400 `invalid_import` whose `field` is the path of the bad value (`goals[1].daily`), so a
+ * person can find it in a 20 MB file. The route answers `{ error, code, field }`.
+ */
+export class ImportProblem extends HttpError {
+  constructor(field: string, message: string) {
+    super(400, 'invalid_import', `${field}: ${message}`, { field });
+    this.name = 'ImportProblem';
+  }
+}
+
+const TOP_LEVEL_KEYS = new Set(['format', 'version', 'exported_at', 'account', 'goals']);
+const REQUIRED_GOAL_FIELDS = ['name', 'unit', 'daily', 'days', 'start', 'sets'] as const;
+const GOAL_KEYS = new Set<string>([...REQUIRED_GOAL_FIELDS, 'id', 'created_at', 'updated_at']);
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
+/**
+ * Checks a whole export document before anything is written and returns its goals. Each goal field goes through
+ * the same checks as the goal API (`checkedGoalChanges`), so an import can hold nothing the API would refuse;
+ * `start`, which the API never takes as given, must be exactly `YYYY-MM-DD HH:MM:SS`. A key this version does
+ * not know is refused, never dropped silently (decision 0070).
+ */
+export function checkedImport(document: unknown): ImportedGoal[] {
+  const doc = objectAt('', document);
+  for (const key of Object.keys(doc)) if (!TOP_LEVEL_KEYS.has(key)) throw new ImportProblem(key, 'unknown field');
+  if (doc.format !== EXPORT_FORMAT) throw new ImportProblem('format', `must be "${EXPORT_FORMAT}"`);
+  if (doc.version !== EXPORT_VERSION) throw new ImportProblem('version', `must be ${EXPORT_VERSION}; this server reads version ${EXPORT_VERSION} only`);
+  if (doc.exported_at !== undefined) isoTime('exported_at', doc.exported_at);
+  if (doc.account !== undefined) objectAt('account', doc.account);
+  if (!Array.isArray(doc.goals)) throw new ImportProblem('goals', 'must be an array of goals');
+  return doc.goals.map((goal, index) => checkedGoal(`goals[${index}]`, goal));
+}
+
+function checkedGoal(path: string, raw: unknown): ImportedGoal {
+  const goal = objectAt(path, raw);
+  for (const key of Object.keys(goal)) if (!GOAL_KEYS.has(key)) throw new ImportProblem(`${path}.${key}`, 'unknown field');
+  for (const field of REQUIRED_GOAL_FIELDS) {
+    if (goal[field] === undefined) throw new ImportProblem(`${path}.${field}`, 'is required');
+  }
+  if (goal.id !== undefined && (typeof goal.id !== 'string' || !/^\d{1,10}$/.test(goal.id))) {
+    throw new ImportProblem(`${path}.id`, 'must be a numeric string');
+  }
+  const fields: Partial<NewGoal> = {};
+  for (const field of ['name', 'unit', 'daily', 'days', 'sets'] as const) {
+    try {
+      Object.assign(fields, checkedGoalChanges({ [field]: goal[field] }));
+    } catch (error) {
+      if (error instanceof HttpError) throw new ImportProblem(`${path}.${field}`, error.message);
+      throw error;
+    }
+  }
+  return {
+    ...(fields as Omit<NewGoal, 'start'>),
+    start: checkedStart(`${path}.start`, goal.start),
+    createdAt: goal.created_at === undefined ? null : isoTime(`${path}.created_at`, goal.created_at),
+    updatedAt: goal.updated_at === undefined ? null : isoTime(`${path}.updated_at`, goal.updated_at),
+  };
+}
+
+/** Only the canonical form the API answers with; reading it back must give the very same text. */
+function checkedStart(path: string, raw: unknown): string {
+  const canonical = typeof raw === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(raw) && parseStart(raw, 0, 'UTC') === raw;
+  if (!canonical) throw new ImportProblem(path, 'must be a date-time YYYY-MM-DD HH:MM:SS');
+  return raw;
+}
+
+function isoTime(path: string, raw: unknown): number {
+  const ms = typeof raw === 'string' && ISO_INSTANT.test(raw) ? Date.parse(raw) : Number.NaN;
+  if (!Number.isFinite(ms)) throw new ImportProblem(path, 'must be a UTC time like 2026-01-15T09:00:00.000Z');
+  return ms;
+}
+
+function objectAt(path: string, raw: unknown): Record<string, unknown> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ImportProblem(path || 'body', 'must be a JSON object');
+  }
+  return raw as Record<string, unknown>;
+}

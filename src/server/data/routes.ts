@@ -1,0 +1,77 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { findUserById } from '../accounts/store.js';
+import { requireFilled } from '../accounts/validation.js';
+import { verifyPassword } from '../auth/passwords.js';
+import { currentUser, sessionContext } from '../auth/plugin.js';
+import { endSession } from '../auth/session.js';
+import { spendAttempt, type ThrottleRuleName } from '../auth/throttle.js';
+import type { AppDeps } from '../deps.js';
+import { insertGoals } from '../goals/store.js';
+import { badRequest, unauthorized } from '../http/errors.js';
+import { fromContract } from '../http/contract.js';
+import { ROUTES } from '../../common/contract/routes.js';
+import { exportCsv, exportDocument, exportFileName } from './export.js';
+import { checkedImport } from './import-check.js';
+import { deleteUserEverywhere, listGoalsForExport } from './store.js';
+
+/** An import may be large (3,000 dates on many goals); every other route keeps the 1 MB limit (app.ts). */
+export const IMPORT_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
+
+/** Wrong passwords spend change-password's attempts of this session (decisions 0064, 0072). */
+const PASSWORD_CHECK_RULE: ThrottleRuleName = 'changePasswordPerSession';
+
+/** Export, import and account deletion (docs/api-data.md). */
+export const dataRoutes =
+  (deps: AppDeps): FastifyPluginAsync =>
+  async (base) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const { db, clock } = deps;
+
+    app.get(ROUTES.exportJson.url, fromContract('exportJson'), async (request, reply) => {
+      const sessionUser = currentUser(request);
+      const user = await findUserById(db, sessionUser.id);
+      if (!user) throw unauthorized();
+      const now = clock.now();
+      const document = exportDocument(user, await listGoalsForExport(db, user.id), now);
+      // Sent as text, as it always was (the schema documents it; tests check every export against it).
+      return (reply as FastifyReply)
+        .type('application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${exportFileName(now, 'json')}"`)
+        .send(JSON.stringify(document));
+    });
+
+    app.get(ROUTES.exportCsv.url, fromContract('exportCsv'), async (request, reply) => {
+      const user = currentUser(request);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${exportFileName(clock.now(), 'csv')}"`)
+        .send(exportCsv(await listGoalsForExport(db, user.id)));
+    });
+
+    app.post(ROUTES.importGoals.url, { ...fromContract('importGoals'), bodyLimit: IMPORT_BODY_LIMIT_BYTES }, async (request) => {
+      const user = currentUser(request);
+      // Throws ImportProblem: 400 invalid_import with the path of the bad value as `field`, before anything is written.
+      const goals = checkedImport(request.body);
+      await insertGoals(db, user.id, goals, clock.now());
+      return { ok: true as const, goals: goals.length };
+    });
+
+    app.delete(
+      ROUTES.deleteMe.url,
+      fromContract('deleteMe'),
+      async (request, reply) => {
+        const sessionUser = currentUser(request);
+        requireFilled(request.body, ['password']);
+        await spendAttempt(db, PASSWORD_CHECK_RULE, String(sessionUser.sessionId), clock.now());
+        const user = await findUserById(db, sessionUser.id);
+        if (!user) throw unauthorized();
+        if (!(await verifyPassword(user.password_hash, request.body.password))) {
+          throw badRequest('wrong_password', 'The password is wrong', 'password');
+        }
+        await deleteUserEverywhere(db, user);
+        await endSession(sessionContext(deps), request, reply);
+        return { ok: true as const };
+      },
+    );
+  };

@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import { bumpCredentialVersion } from '../accounts/store.js';
+import { isUserClientBucket, PER_CLIENT_AND_EMAIL_PREFIX, userThrottleKeys } from '../auth/throttle.js';
+import type { Database } from '../db/schema.js';
+
+/** The caller's goals with everything stored about them, oldest first. */
+export async function listGoalsForExport(db: Kysely<Database>, userId: number) {
+  return db
+    .selectFrom('goals')
+    .select(['id', 'name', 'unit', 'daily', 'days', 'start', 'sets_json', 'created_at', 'updated_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Removes every row that belongs to the user, in one transaction: goals, logins, reset links, the invites they
+ * made (pending or not), the throttle buckets named after them and the user row. Invites they registered with stay
+ * in their creators' lists as used, with `used_by` emptied (decision 0072). The deletes are spelled out rather than
+ * left to ON DELETE CASCADE, so the result does not depend on SQLite's foreign_keys pragma.
+ */
+export async function deleteUserEverywhere(db: Kysely<Database>, user: { id: number; email: string }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    // The first write takes SQLite's write lock / the row lock on PostgreSQL, and the new credential version ends
+    // a login that read the password before this transaction (decision 0061).
+    await bumpCredentialVersion(trx, user.id);
+    const sessionIds = (await trx.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).map((row) => row.id);
+    const clientBuckets = await trx
+      .selectFrom('throttle_buckets')
+      .select('key')
+      .where('key', 'like', `${PER_CLIENT_AND_EMAIL_PREFIX}%`)
+      .execute();
+    const throttleKeys = [
+      ...userThrottleKeys(user, sessionIds),
+      ...clientBuckets.map((row) => row.key).filter((key) => isUserClientBucket(key, user.email)),
+    ];
+    await trx.deleteFrom('goals').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('remember_tokens').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('password_resets').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('invites').where('created_by', '=', user.id).execute();
+    await trx.updateTable('invites').set({ used_by: null }).where('used_by', '=', user.id).execute();
+    await trx.deleteFrom('throttle_buckets').where('key', 'in', throttleKeys).execute();
+    await trx.deleteFrom('users').where('id', '=', user.id).execute();
+  });
+}

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
+import { THROTTLE_RULES } from '../../../src/server/auth/throttle.js';
+import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
+import type { TestClient } from '../../support/client.js';
+
+let steady: TestApp;
+before(async () => {
+  steady = await createTestApp();
+});
+after(() => steady.close());
+
+const USER_REFERENCE_COLUMNS = new Set(['user_id', 'created_by', 'used_by']);
+/** Session ids seen per user id, so a count after the deletion still looks for their throttle buckets. */
+const knownSessionIds = new Map<number, number[]>();
+
+/**
+ * For every table of the database (whatever migrations made it), the rows that belong to the user: a column that
+ * refers to users holds their id, or a text column holds their e-mail or a throttle key named after their id or
+ * one of their sessions (those alive when the count starts: deletion ends them, their buckets must go too).
+ */
+async function rowsOfUser(user: { id: number; email: string }): Promise<Record<string, number>> {
+  const db = steady.deps.db;
+  const sessionIds = (await db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).map((row) => row.id);
+  knownSessionIds.set(user.id, [...new Set([...(knownSessionIds.get(user.id) ?? []), ...sessionIds])]);
+  const namedKey = new RegExp(`^[A-Za-z]+:(${[user.id, ...knownSessionIds.get(user.id)!].join('|')})$`);
+  const counts: Record<string, number> = {};
+  for (const table of await db.introspection.getTables()) {
+    if (table.name.startsWith('kysely_')) continue;
+    const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table.name)}`.execute(db)).rows;
+    counts[table.name] = rows.filter((row) =>
+      Object.entries(row).some(([column, value]) => {
+        if (USER_REFERENCE_COLUMNS.has(column) || (table.name === 'users' && column === 'id')) return Number(value) === user.id;
+        return typeof value === 'string' && (value.includes(user.email) || namedKey.test(value));
+      }),
+    ).length;
+  }
+  return counts;
+}
+
+async function inviteTokenFrom(client: TestClient): Promise<string> {
+  const { url } = (await client.post('/api/invite', { note: 'for a friend' })).body;
+  return new URL(url).searchParams.get('invite')!;
+}
+
+async function registerWith(token: string, email: string): Promise<TestClient> {
+  const client = steady.client();
+  const answer = await client.post('/api/register', { email, password: PASSWORD, token });
+  assert.equal(answer.status, 200, answer.text);
+  return client;
+}
+
+const deleteMe = (client: TestClient, password: string) => client.request('DELETE', '/api/me', { password });
+
+test('DELETE /api/me removes every row of the user in every table, logs out every device, and the address can register again', async () => {
+  const ben = await steady.register('ben@example.com');
+  // Anna registered with Ben's invite; Carl with Anna's.
+  const anna = await registerWith(await inviteTokenFrom(ben), 'anna@example.com');
+  const carl = await registerWith(await inviteTokenFrom(anna), 'carl@example.com');
+  await inviteTokenFrom(anna);
+  await anna.post('/api/goals', { name: 'Push-ups', sets: { '2026-01-15': [5] } });
+  await anna.post('/api/goals', { name: 'Reading' });
+  const annaPhone = steady.client();
+  assert.equal((await annaPhone.post('/api/login', { email: 'anna@example.com', password: PASSWORD })).status, 200);
+  assert.equal((await steady.client().post('/api/reset-request', { email: 'anna@example.com' })).status, 200);
+  assert.equal((await anna.post('/api/change-password', { old_password: 'not my password', new_password: 'whatever 123' })).status, 400);
+  const me = (await anna.get('/api/me')).body;
+  const annaUser = { id: me.id as number, email: 'anna@example.com' };
+
+  const before = await rowsOfUser(annaUser);
+  for (const table of ['users', 'goals', 'sessions', 'remember_tokens', 'password_resets', 'invites', 'throttle_buckets']) {
+    assert.ok((before[table] ?? 0) > 0, `anna has rows in ${table} before: ${JSON.stringify(before)}`);
+  }
+  const othersBefore = await rowsOfUser({ id: (await ben.get('/api/me')).body.id, email: 'ben@example.com' });
+
+  const deleted = await deleteMe(anna, PASSWORD);
+  assert.equal(deleted.status, 200, deleted.text);
+  assert.deepEqual(deleted.body, { ok: true });
+
+  const after = await rowsOfUser(annaUser);
+  assert.deepEqual(after, Object.fromEntries(Object.keys(before).map((table) => [table, 0])));
+  // Ben's rows are untouched; the invite Anna used stays in his list as used, without her address (decision 0072).
+  assert.deepEqual(await rowsOfUser({ id: (await ben.get('/api/me')).body.id, email: 'ben@example.com' }), othersBefore);
+  const bensInvites = (await ben.get('/api/invites')).body;
+  assert.equal(bensInvites.length, 1);
+  assert.equal(bensInvites[0].status, 'used');
+  assert.equal(bensInvites[0].used_by_email, null);
+  assert.equal(bensInvites[0].used_at, '2026-01-15T09:00:00.000Z');
+
+  // Every device is logged out (session and remember-me cookies alike); Carl is not affected.
+  for (const device of [anna, annaPhone]) assert.equal((await device.get('/api/goals')).status, 401);
+  const phoneCopy = annaPhone.clone();
+  phoneCopy.cookies.delete('steady_session');
+  assert.equal((await phoneCopy.get('/api/me')).status, 401);
+  assert.equal((await carl.get('/api/me')).status, 200);
+  assert.equal((await steady.client().post('/api/login', { email: 'anna@example.com', password: PASSWORD })).status, 401);
+
+  // The address can be registered again with a new invite, starting empty.
+  const again = await registerWith(await inviteTokenFrom(ben), 'anna@example.com');
+  assert.deepEqual((await again.get('/api/goals')).body, []);
+  assert.deepEqual((await again.get('/api/invites')).body, []);
+});
+
+test('a wrong password answers 400 wrong_password and deletes nothing; attempts share change-password\'s throttle (429)', async () => {
+  const dora = await steady.register('dora@example.com');
+  await dora.post('/api/goals', { name: 'Kept' });
+  const user = { id: (await dora.get('/api/me')).body.id as number, email: 'dora@example.com' };
+  const before = await rowsOfUser(user);
+
+  const wrong = await deleteMe(dora, 'not my password');
+  assert.equal(wrong.status, 400);
+  assert.equal(wrong.body.code, 'wrong_password');
+  assert.equal(wrong.body.field, 'password', 'the refusal names the password field');
+  const empty = await deleteMe(dora, '');
+  assert.equal(empty.status, 400);
+  assert.equal(empty.body.code, 'missing_field');
+  // Only the attempt itself is recorded (its throttle bucket).
+  assert.deepEqual(await rowsOfUser(user), { ...before, throttle_buckets: 1 });
+
+  // One attempt spent above, the rest of the burst on change-password: the next deletion attempt is throttled.
+  for (let i = 1; i < THROTTLE_RULES.changePasswordPerSession.capacity; i++) {
+    assert.equal((await dora.post('/api/change-password', { old_password: 'nope nope', new_password: 'whatever 123' })).status, 400);
+  }
+  const throttled = await deleteMe(dora, PASSWORD);
+  assert.equal(throttled.status, 429);
+  assert.ok(Number(throttled.headers['retry-after']) > 0);
+  assert.deepEqual((await dora.get('/api/goals')).body.map((g: { name: string }) => g.name), ['Kept']);
+
+  steady.clock.advance(THROTTLE_RULES.changePasswordPerSession.refillMs);
+  assert.equal((await deleteMe(dora, PASSWORD)).status, 200);
+  assert.equal((await steady.client().post('/api/login', { email: 'dora@example.com', password: PASSWORD })).status, 401);
+});
+
+test('DELETE /api/me needs a session', async () => {
+  const answer = await steady.client().request('DELETE', '/api/me', { password: PASSWORD });
+  assert.equal(answer.status, 401);
+});

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
+import { DATABASE_TIMEOUTS } from '../../../src/server/db/open.js';
+import { createTestApp, type TestApp } from '../../support/app.js';
+import type { TestClient, TestResponse } from '../../support/client.js';
+import { createTestDatabase } from '../../support/database.js';
+import { startTcpGate } from '../../support/tcp-gate.js';
+
+/** The answer, or a failure when none came in time: a request must never hang while the database is away. */
+async function answered(request: Promise<TestResponse>, limitMs = 5_000): Promise<TestResponse> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${limitMs} ms`)), limitMs);
+  });
+  try {
+    return await Promise.race([request, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function assertUnavailable(response: TestResponse): void {
+  assert.equal(response.status, 503, response.text);
+  assert.equal(response.body.code, 'database_unavailable');
+  assert.equal(typeof response.body.error, 'string');
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** /readyz answers 200 again within a few seconds (after a failure, new attempts wait out a short pause). */
+async function becomesReady(app: TestApp): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    if ((await answered(app.client().get('/readyz'))).status === 200) return;
+    await pause(100);
+  }
+  assert.fail('/readyz did not answer 200 again');
+}
+
+test('PostgreSQL behind a closed and reopened gate: no crash, 503 in time, /readyz 503, recovery without restart', { timeout: 60_000 }, async (t) => {
+  const database = await createTestDatabase('postgres');
+  t.after(() => database.drop());
+  const target = new URL(database.url);
+  const gate = await startTcpGate(target.hostname, Number(target.port || 5432));
+  t.after(() => gate.stop());
+  const gated = new URL(database.url);
+  gated.hostname = '127.0.0.1';
+  gated.port = String(gate.port);
+  const app = await createTestApp({ DATABASE_URL: gated.href, DATA_DIR: database.dataDir });
+  t.after(() => app.close());
+
+  const anna = await app.register('anna@example.com');
+  const goal = await anna.post('/api/goals', { name: 'Push-ups' });
+  assert.equal(goal.status, 200);
+  assert.equal((await app.client().get('/readyz')).status, 200);
+
+  // PostgreSQL goes away: the pool's idle connections die. Unhandled, their errors would end this process.
+  gate.close();
+  await pause(100);
+  assertUnavailable(await answered(anna.get('/api/goals')));
+  assertUnavailable(await answered(anna.post('/api/goals', { name: 'Squats' })));
+  assertUnavailable(await answered(app.client().get('/readyz')));
+  const health = await app.client().get('/healthz');
+  assert.equal(health.status, 200);
+  assert.deepEqual(health.body, { status: 'ok' });
+
+  // A network that swallows packets: only the connect timeout ends the wait (once the fail-fast pause after the
+  // last failed attempt is over, each request tries to connect again).
+  gate.hang();
+  await pause(DATABASE_TIMEOUTS.failFastMs + 100);
+  assertUnavailable(await answered(anna.get('/api/goals')));
+  assertUnavailable(await answered(app.client().get('/readyz')));
+
+  // Back: Steady notices by itself, with no restart.
+  gate.open();
+  await becomesReady(app);
+  const created = await answered(anna.post('/api/goals', { name: 'Squats' }));
+  assert.equal(created.status, 200, created.text);
+  const listed = await answered(anna.get('/api/goals'));
+  assert.deepEqual(listed.body.map((g: { name: string }) => g.name), ['Push-ups', 'Squats']);
+});
+
+test('PostgreSQL going silent mid-query: 503 after the query deadline, and the silent connection is not used again', { timeout: 60_000 }, async (t) => {
+  const database = await createTestDatabase('postgres');
+  t.after(() => database.drop());
+  const target = new URL(database.url);
+  const gate = await startTcpGate(target.hostname, Number(target.port || 5432));
+  t.after(() => gate.stop());
+  const gated = new URL(database.url);
+  gated.hostname = '127.0.0.1';
+  gated.port = String(gate.port);
+  const app = await createTestApp({ DATABASE_URL: gated.href, DATA_DIR: database.dataDir });
+  t.after(() => app.close());
+  const anna = await app.register('anna@example.com');
+
+  gate.stall();
+  assertUnavailable(await answered(anna.get('/api/goals'), DATABASE_TIMEOUTS.queryMs + 3_000));
+  gate.open();
+  // Every later request works: none waits behind the answer that never came.
+  for (let i = 0; i < 3; i++) {
+    const created = await answered(anna.post('/api/goals', { name: `Goal ${i}` }));
+    assert.equal(created.status, 200, created.text);
+  }
+});
+
+/** A test app on a SQLite file of its own, whatever TEST_DB says. */
+async function sqliteApp(t: { after(fn: () => unknown): void }): Promise<{ app: TestApp; file: string }> {
+  const database = await createTestDatabase('sqlite');
+  t.after(() => database.drop());
+  const app = await createTestApp({ DATABASE_URL: database.url, DATA_DIR: database.dataDir });
+  t.after(() => app.close());
+  return { app, file: database.url.slice('sqlite:'.length) };
+}
+
+async function goalNames(client: TestClient): Promise<string[]> {
+  const listed = await client.get('/api/goals');
+  assert.equal(listed.status, 200, listed.text);
+  return listed.body.map((g: { name: string }) => g.name);
+}
+
+test('SQLite locked by another process beyond the busy timeout: writes answer 503, reads go on', async (t) => {
+  const { app, file } = await sqliteApp(t);
+  const anna = await app.register('anna@example.com');
+  assert.equal((await anna.post('/api/goals', { name: 'Push-ups' })).status, 200);
+
+  const other = new SqliteDatabase(file);
+  t.after(() => other.close());
+  other.exec('BEGIN IMMEDIATE');
+  assertUnavailable(await answered(anna.post('/api/goals', { name: 'Squats' })));
+  assert.deepEqual(await goalNames(anna), ['Push-ups']);
+  other.exec('COMMIT');
+
+  assert.equal((await anna.post('/api/goals', { name: 'Squats' })).status, 200);
+  assert.deepEqual(await goalNames(anna), ['Push-ups', 'Squats']);
+});
+
+test('SQLite full (max_page_count): writes answer 503, reads go on, nothing is corrupted, writes resume', async (t) => {
+  const { app } = await sqliteApp(t);
+  const anna = await app.register('anna@example.com');
+  assert.equal((await anna.post('/api/goals', { name: 'Push-ups' })).status, 200);
+
+  const { rows } = await sql<{ page_count: number }>`PRAGMA page_count`.execute(app.deps.db);
+  await sql.raw(`PRAGMA max_page_count = ${rows[0]!.page_count}`).execute(app.deps.db);
+  const sets = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10), [1, 2, 3]]));
+  for (let i = 0; i < 20; i++) {
+    const response = await anna.post('/api/goals', { name: `Goal ${i}`, days: 365, start: '2026-01-01', sets });
+    if (response.status === 503) {
+      assertUnavailable(response);
+      break;
+    }
+    assert.equal(response.status, 200, response.text);
+    assert.notEqual(i, 19, 'the database never filled up');
+  }
+  const before = await goalNames(anna);
+  assert.equal(before[0], 'Push-ups');
+  const integrity = await sql<{ integrity_check: string }>`PRAGMA integrity_check`.execute(app.deps.db);
+  assert.deepEqual(integrity.rows, [{ integrity_check: 'ok' }]);
+
+  await sql.raw('PRAGMA max_page_count = 1073741823').execute(app.deps.db);
+  assert.equal((await anna.post('/api/goals', { name: 'After' })).status, 200);
+  assert.deepEqual(await goalNames(anna), [...before, 'After']);
+});

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import { test } from 'node:test';
+import Fastify from 'fastify';
+import { pino } from 'pino';
+import { openDatabase } from '../../../src/server/db/open.js';
+import { parseDatabaseUrl } from '../../../src/server/config.js';
+import { gracefulShutdown } from '../../../src/server/shutdown.js';
+import { createTestDatabase } from '../../support/database.js';
+import { freePort, startServerProcess } from '../../support/server-process.js';
+
+interface PendingRequest {
+  /** Sends the rest of the body. */
+  finish(): void;
+  response: Promise<{ status: number; body: string }>;
+}
+
+/** A POST whose headers and first half of the body are sent now and the rest on `finish()`: a request in flight. */
+function startPost(port: number, path: string, headers: Record<string, string>, payload: string): PendingRequest {
+  const half = Math.floor(payload.length / 2);
+  const request = http.request({
+    host: '127.0.0.1',
+    port,
+    path,
+    method: 'POST',
+    agent: false,
+    headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+  });
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.on('response', (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+  request.write(payload.slice(0, half));
+  return { finish: () => request.end(payload.slice(half)), response };
+}
+
+/** True once connections are refused (Fastify stops listening a few ticks after the signal's log line). */
+async function refusesConnections(port: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (await connectionRefused(port)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
+function connectionRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+test('SIGTERM with eight writers in flight: no new connections, all eight answered and stored, exit 0', { timeout: 90_000 }, async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.drop());
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server = startServerProcess({
+    DATABASE_URL: database.url,
+    DATA_DIR: database.dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    BASE_URL: baseUrl,
+    LOG_LEVEL: 'info',
+  });
+  t.after(() => server.kill());
+
+  const { inviteUrl } = await server.waitForLine((line) => typeof line.inviteUrl === 'string');
+  const token = new URL(inviteUrl).searchParams.get('invite');
+  const registered = await fetch(`${baseUrl}/api/register`, {
+    method: 'POST',
+    headers: { origin: baseUrl, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'anna@example.com', password: 'correct horse battery', token }),
+  });
+  assert.equal(registered.status, 200, await registered.text());
+  const cookie = registered.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const headers = { origin: baseUrl, cookie };
+
+  const writers = Array.from({ length: 8 }, (_, i) =>
+    startPost(port, '/api/goals', headers, JSON.stringify({ name: `Goal ${i}`, unit: 'reps', daily: 10 + i })),
+  );
+  // All eight reached the server (their routes ran the session check) before the signal.
+  await server.waitForLine(() => server.lines().filter((line) => line.msg === 'incoming request' && line.req?.url === '/api/goals').length === 8);
+  server.child.kill('SIGTERM');
+  await server.waitForLine((line) => typeof line.msg === 'string' && line.msg.startsWith('shutting down'));
+  assert.equal(await refusesConnections(port), true, 'a new connection after SIGTERM is refused');
+
+  for (const writer of writers) writer.finish();
+  const answers = await Promise.all(writers.map((writer) => writer.response));
+  const ids = answers.map(({ status, body }) => {
+    assert.equal(status, 200, body);
+    return JSON.parse(body).id as string;
+  });
+  assert.equal(await server.exited, 0);
+  assert.ok(server.lines().some((line) => line.msg === 'stopped'));
+
+  // Every acknowledged write is in the database.
+  const handle = openDatabase(parseDatabaseUrl(database.url));
+  try {
+    const stored = await handle.db.selectFrom('goals').select(['id', 'name']).orderBy('id').execute();
+    assert.deepEqual(stored.map((goal) => String(goal.id)).sort(), [...ids].sort());
+    assert.equal(stored.length, 8);
+  } finally {
+    await handle.close();
+  }
+});
+
+test('a request still unfinished after the drain time has its connection cut, and the shutdown completes', async (t) => {
+  const app = Fastify({ logger: false });
+  app.post('/slow', async () => ({ ok: true }));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  t.after(() => app.close());
+  const port = (app.server.address() as net.AddressInfo).port;
+
+  // The client never sends the rest of its body.
+  const stuck = startPost(port, '/slow', {}, JSON.stringify({ padding: 'x'.repeat(100) }));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  let closed = false;
+  let exitCode: number | undefined;
+  const shutdown = gracefulShutdown({
+    app,
+    closeServices: async () => {
+      closed = true;
+    },
+    log: pino({ level: 'silent' }),
+    drainTimeoutMs: 200,
+    exit: (code) => (exitCode = code),
+  });
+  await shutdown('SIGTERM');
+  await assert.rejects(stuck.response, /socket hang up|ECONNRESET/);
+  assert.equal(closed, true);
+  assert.equal(exitCode, 0);
+});
