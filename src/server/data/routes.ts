@@ -15,7 +15,7 @@ import { exportCsv, exportDocument, exportFileName } from './export.js';
 import { checkedImport } from './import-check.js';
 import { deleteUserEverywhere, listGoalsForExport } from './store.js';
 
-/** An import may be large (3,000 dates on many goals); every other route keeps the 1 MB limit (app.ts). */
+/** An import may be large (3,000 dates on many goals); other routes keep 16 KiB or the goals' 1 MiB (http/body-limits.ts). */
 export const IMPORT_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 
 /** Wrong passwords spend change-password's attempts of this session (decisions 0064, 0072). */
