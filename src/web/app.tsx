@@ -23,7 +23,9 @@ export function App() {
   const goals = useGoals(session.state === 'in' ? session.me.id : null);
   const entry = useEntryLink();
   const route = useRoute();
-  useFocusOnNewPage(session.state === 'loading' ? null : `${session.state} ${entry.link?.kind ?? ''} ${JSON.stringify(route)}`);
+  useFocusOnNewPage(
+    session.state === 'loading' ? null : `${session.state} ${entry.link?.kind ?? ''} ${JSON.stringify(route)}`,
+  );
 
   const appState = useMemo<AppState | null>(
     () => (session.state === 'in' ? { me: session.me, setMe, ...goals, announce, changeLocale, logout } : null),
@@ -43,8 +45,23 @@ export function App() {
   if (session.state === 'loading') content = <p class="muted">{t('app.loading')}</p>;
   else if (session.state === 'failed') content = <Unavailable error={session.error} onRetry={() => void loadMe()} />;
   else if (link?.kind === 'invite') content = <RegisterPage token={link.token} onRegistered={registered} />;
-  else if (link?.kind === 'reset') content = <ResetPage selector={link.selector} token={link.token} onDone={entry.resetDone} onLeave={() => entry.leave()} />;
-  else if (session.state === 'out') content = route.page === 'forgot' ? <ForgotPage /> : <LoginPage notice={entry.notice && t(entry.notice)} onLoggedIn={async () => { entry.clearNotice(); await loadMe(); }} />;
+  else if (link?.kind === 'reset')
+    content = (
+      <ResetPage selector={link.selector} token={link.token} onDone={entry.resetDone} onLeave={() => entry.leave()} />
+    );
+  else if (session.state === 'out')
+    content =
+      route.page === 'forgot' ? (
+        <ForgotPage />
+      ) : (
+        <LoginPage
+          notice={entry.notice && t(entry.notice)}
+          onLoggedIn={async () => {
+            entry.clearNotice();
+            await loadMe();
+          }}
+        />
+      );
   else content = <LoggedInPage route={route} isAdmin={session.me.is_admin} />;
 
   return (

@@ -29,7 +29,9 @@ export function useGoals(userId: number | null) {
       putGoal: (goal: Goal) =>
         setGoals((list) => {
           const current = list ?? [];
-          return current.some((item) => item.id === goal.id) ? current.map((item) => (item.id === goal.id ? goal : item)) : [...current, goal];
+          return current.some((item) => item.id === goal.id)
+            ? current.map((item) => (item.id === goal.id ? goal : item))
+            : [...current, goal];
         }),
       /** The server's answer for one date of one goal, applied to the latest list (never to a copy held by a page). */
       putAmounts: (goalId: string, date: string, amounts: number[]) =>

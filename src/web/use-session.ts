@@ -6,7 +6,8 @@ import { type Locale, preferredLocale, setUiLocale } from './i18n/index.js';
 import { href } from './router.js';
 
 /** `failed`: /api/me did not answer with a user or a 401 (no connection, or a server error). */
-export type Session = { state: 'loading' } | { state: 'failed'; error: unknown } | { state: 'out' } | { state: 'in'; me: Me };
+export type Session =
+  { state: 'loading' } | { state: 'failed'; error: unknown } | { state: 'out' } | { state: 'in'; me: Me };
 
 /** The language for texts, numbers and dates, and for the document (screen readers pick their voice by it). */
 function applyDocumentLocale(next: Locale): Locale {
@@ -20,7 +21,9 @@ function applyDocumentLocale(next: Locale): Locale {
  * once known (the browser's before), back to the login whenever any request finds the session gone.
  */
 export function useSession() {
-  const [locale, setLocale] = useState<Locale>(() => applyDocumentLocale(preferredLocale(navigator.languages ?? [navigator.language])));
+  const [locale, setLocale] = useState<Locale>(() =>
+    applyDocumentLocale(preferredLocale(navigator.languages ?? [navigator.language])),
+  );
   const [session, setSession] = useState<Session>({ state: 'loading' });
 
   const applyLocale = useCallback((next: Locale) => setLocale(applyDocumentLocale(next)), []);

@@ -20,7 +20,8 @@ const LOCALES = ['de', 'en', 'pl'] as const;
 /** Fills every text input of the page with the long word and submits each form that has one. */
 async function fillAndSubmit(page: Page): Promise<void> {
   await page.evaluate((text) => {
-    const textual = 'input:not([type=number]):not([type=date]):not([type=checkbox]):not([type=radio]):not([readonly]):not([disabled])';
+    const textual =
+      'input:not([type=number]):not([type=date]):not([type=checkbox]):not([type=radio]):not([readonly]):not([disabled])';
     for (const form of document.querySelectorAll('form')) {
       const inputs = [...form.querySelectorAll<HTMLInputElement>(textual)];
       if (inputs.length === 0) continue;
@@ -37,20 +38,30 @@ async function fillAndSubmit(page: Page): Promise<void> {
 
 /** Waits until no form is busy and two frames have been drawn. */
 async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(() => ![...document.querySelectorAll<HTMLButtonElement>('button[type=submit]')].some((button) => button.disabled));
+  await page.waitForFunction(
+    () => ![...document.querySelectorAll<HTMLButtonElement>('button[type=submit]')].some((button) => button.disabled),
+  );
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
 async function assertFits(page: Page, where: string): Promise<void> {
   await settle(page);
   const size = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
-  if (size.scroll > size.inner) await page.screenshot({ path: `test-results/screenshots/too-wide-${where.replace(/\W+/g, '-')}.png`, fullPage: true });
+  if (size.scroll > size.inner)
+    await page.screenshot({
+      path: `test-results/screenshots/too-wide-${where.replace(/\W+/g, '-')}.png`,
+      fullPage: true,
+    });
   assert.ok(size.scroll <= size.inner, `${where}: the page is ${size.scroll} px wide in a ${size.inner} px viewport`);
 }
 
 async function visit(page: Page, hash: string, heading: string): Promise<void> {
   await page.evaluate((target) => (window.location.hash = target), hash);
-  await page.locator('main h1').filter({ hasText: heading ? new RegExp(heading) : /./ }).first().waitFor();
+  await page
+    .locator('main h1')
+    .filter({ hasText: heading ? new RegExp(heading) : /./ })
+    .first()
+    .waitFor();
 }
 
 async function api(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -97,13 +108,20 @@ async function checkLocale(browser: Browser, server: RunningServer, locale: (typ
   await page.locator('#name').fill(word(LIMITS.displayNameMax + 1));
   await page.locator('button[type=submit]').click();
   await page.locator('#name-error').waitFor();
-  assert.match(await page.locator('#name-counter').innerText(), new RegExp(`${LIMITS.displayNameMax + 1}\\D+${LIMITS.displayNameMax}`));
+  assert.match(
+    await page.locator('#name-counter').innerText(),
+    new RegExp(`${LIMITS.displayNameMax + 1}\\D+${LIMITS.displayNameMax}`),
+  );
   await page.locator('#name').fill(word(LIMITS.displayNameMax));
   await page.locator('button[type=submit]').click();
   await page.locator('nav').waitFor();
 
   // The longest values the contract allows, stored, so every list shows them.
-  const goal = await api(page, 'POST', '/api/goals', { name: word(LIMITS.goalNameMax), unit: word(LIMITS.goalUnitMax), daily: 1e9 - 0.5 });
+  const goal = await api(page, 'POST', '/api/goals', {
+    name: word(LIMITS.goalNameMax),
+    unit: word(LIMITS.goalUnitMax),
+    daily: 1e9 - 0.5,
+  });
   assert.equal(goal.status, 200);
   assert.equal((await api(page, 'POST', '/api/invite', { note: word(LIMITS.inviteNoteMax) })).status, 200);
 
@@ -136,11 +154,15 @@ async function checkLocale(browser: Browser, server: RunningServer, locale: (typ
   await context.close();
 }
 
-test('no page is wider than a 390 px viewport with 200-character words, in de, en and pl', { timeout: 240_000 }, async (t) => {
-  if (!chromiumAvailable(t)) return;
-  const server = await startServer(ADMIN);
-  t.after(() => server.stop());
-  const browser = await launchBrowser();
-  t.after(() => browser.close());
-  for (const locale of LOCALES) await checkLocale(browser, server, locale);
-});
+test(
+  'no page is wider than a 390 px viewport with 200-character words, in de, en and pl',
+  { timeout: 240_000 },
+  async (t) => {
+    if (!chromiumAvailable(t)) return;
+    const server = await startServer(ADMIN);
+    t.after(() => server.stop());
+    const browser = await launchBrowser();
+    t.after(() => browser.close());
+    for (const locale of LOCALES) await checkLocale(browser, server, locale);
+  },
+);

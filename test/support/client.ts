@@ -47,7 +47,12 @@ export class TestClient {
    * `body` undefined sends no body; a string is sent as is (for malformed-JSON tests).
    * A header given as undefined is left out, e.g. `{ origin: undefined }` for a client that sends no Origin.
    */
-  async request(method: string, url: string, body?: unknown, headers: Record<string, string | undefined> = {}): Promise<TestResponse> {
+  async request(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string | undefined> = {},
+  ): Promise<TestResponse> {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const allHeaders: Record<string, string | undefined> = {
       origin: this.origin,
@@ -58,7 +63,10 @@ export class TestClient {
     const response = await this.app.inject({
       method: method as 'GET',
       url,
-      headers: Object.fromEntries(Object.entries(allHeaders).filter(([, value]) => value !== undefined)) as Record<string, string>,
+      headers: Object.fromEntries(Object.entries(allHeaders).filter(([, value]) => value !== undefined)) as Record<
+        string,
+        string
+      >,
       ...(payload !== undefined && { payload }),
       ...(this.remoteAddress !== undefined && { remoteAddress: this.remoteAddress }),
     });

@@ -36,7 +36,10 @@ export function documentCheck(app: FastifyInstance): DocumentCheck {
 }
 
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>
+  >;
 }
 
 export class DocumentCheck {
@@ -53,7 +56,12 @@ export class DocumentCheck {
         const answers = new Map<string, { contentType: string; validate: ValidateFunction | null } | null>();
         for (const [status, response] of Object.entries(operation.responses)) {
           const [contentType, media] = Object.entries(response.content ?? {})[0] ?? [];
-          answers.set(status, contentType ? { contentType, validate: contentType === 'application/json' ? ajv.compile(media!.schema) : null } : null);
+          answers.set(
+            status,
+            contentType
+              ? { contentType, validate: contentType === 'application/json' ? ajv.compile(media!.schema) : null }
+              : null,
+          );
         }
         this.operations.push({ method: method.toUpperCase(), path, pattern, answers });
       }
@@ -86,7 +94,13 @@ export class DocumentCheck {
     if (!answer.contentType?.startsWith(documented.contentType)) {
       throw new Error(`${where} with content type ${answer.contentType}; the document says ${documented.contentType}`);
     }
-    if (documented.validate) this.expectJson(where, answer, documented.validate, `the schema of ${operation.method} ${operation.path} ${answer.status}`);
+    if (documented.validate)
+      this.expectJson(
+        where,
+        answer,
+        documented.validate,
+        `the schema of ${operation.method} ${operation.path} ${answer.status}`,
+      );
   }
 
   private expectJson(where: string, answer: AnswerToCheck, validate: ValidateFunction, what: string): void {
@@ -97,7 +111,9 @@ export class DocumentCheck {
       throw new Error(`${where} with a body that is not JSON (expected ${what}): ${answer.text.slice(0, 200)}`);
     }
     if (!validate(body)) {
-      throw new Error(`${where} with a body that does not match ${what}: ${JSON.stringify(validate.errors)}\nbody: ${answer.text.slice(0, 500)}`);
+      throw new Error(
+        `${where} with a body that does not match ${what}: ${JSON.stringify(validate.errors)}\nbody: ${answer.text.slice(0, 500)}`,
+      );
     }
   }
 }

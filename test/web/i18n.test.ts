@@ -24,7 +24,11 @@ test('every language has exactly the keys of en.ts, as text or plural alike', ()
       `keys of ${locale}.ts`,
     );
     for (const key of keys) {
-      assert.equal(typeof messages[key], typeof (en as Record<string, unknown>)[key], `${locale} ${key}: text vs plural`);
+      assert.equal(
+        typeof messages[key],
+        typeof (en as Record<string, unknown>)[key],
+        `${locale} ${key}: text vs plural`,
+      );
     }
   }
 });
@@ -62,7 +66,10 @@ test('Polish counts pick their plural forms, numbers follow the language', () =>
   assert.equal(tp('goal.streak', 22), 'Seria: 22 dni');
   assert.equal(tp('error.too_many_attempts', 25), 'Zbyt wiele prób. Spróbuj ponownie za 25 sekund.');
   assert.equal(tp('error.too_many_attempts', 3), 'Zbyt wiele prób. Spróbuj ponownie za 3 sekundy.');
-  assert.equal(t('goal.todayText', { done: 1500.5, target: 2000, unit: 'm' }), `${formatNumber(1500.5)} / ${formatNumber(2000)} m dziś`);
+  assert.equal(
+    t('goal.todayText', { done: 1500.5, target: 2000, unit: 'm' }),
+    `${formatNumber(1500.5)} / ${formatNumber(2000)} m dziś`,
+  );
   assert.equal(formatNumber(1500.5), new Intl.NumberFormat('pl', { maximumFractionDigits: 2 }).format(1500.5));
   setUiLocale('de');
   assert.equal(tp('goal.streak', 1), 'Serie: 1 Tag');
@@ -93,7 +100,11 @@ test('every error code of the contract has a translation (and the app its own: n
 test('every error code the server source uses is in the contract (HttpError only takes ErrorCode; this catches a cast)', () => {
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? walk(path.join(dir, entry.name)) : entry.name.endsWith('.ts') ? [path.join(dir, entry.name)] : [],
+      entry.isDirectory()
+        ? walk(path.join(dir, entry.name))
+        : entry.name.endsWith('.ts')
+          ? [path.join(dir, entry.name)]
+          : [],
     );
   const pattern = /\b(?:badRequest|forbidden|notFound|conflict)\(\s*'([a-z_]+)'|new HttpError\(\s*\d+,\s*'([a-z_]+)'/g;
   const used = new Set<string>();
@@ -101,5 +112,8 @@ test('every error code the server source uses is in the contract (HttpError only
     for (const match of readFileSync(file, 'utf8').matchAll(pattern)) used.add((match[1] ?? match[2])!);
   }
   assert.ok(used.has('invalid_credentials') && used.has('email_taken'), 'the scan finds codes');
-  assert.deepEqual([...used].filter((code) => !(ERROR_CODES as readonly string[]).includes(code)), []);
+  assert.deepEqual(
+    [...used].filter((code) => !(ERROR_CODES as readonly string[]).includes(code)),
+    [],
+  );
 });

@@ -61,6 +61,8 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 /** A path of keys and indexes as an error's `field`: `['goals', 1, 'daily']` is `goals[1].daily`. */
 export function fieldPath(segments: readonly (string | number)[]): string {
   return segments
-    .map((part, index) => (typeof part === 'number' || /^\d+$/.test(part) ? `[${part}]` : index === 0 ? part : `.${part}`))
+    .map((part, index) =>
+      typeof part === 'number' || /^\d+$/.test(part) ? `[${part}]` : index === 0 ? part : `.${part}`,
+    )
     .join('');
 }

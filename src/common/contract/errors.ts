@@ -13,7 +13,9 @@ export const ErrorBody = Type.Object(
   {
     error: Type.String({ description: 'human-readable English message; its wording is not part of the contract' }),
     code: Type.Enum(ERROR_CODES, { description: 'stable code; clients translate and decide by it' }),
-    field: Type.Optional(Type.String({ description: 'the input the refusal is about, e.g. `daily` or `goals[1].daily`' })),
+    field: Type.Optional(
+      Type.String({ description: 'the input the refusal is about, e.g. `daily` or `goals[1].daily`' }),
+    ),
   },
   { additionalProperties: false },
 );

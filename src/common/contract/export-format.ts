@@ -20,7 +20,10 @@ const IsoTime = Type.String({ format: 'date-time', description: 'UTC instant, IS
 const ExportedGoal = Type.Object(
   {
     id: Type.Optional(
-      Type.String({ pattern: '^[0-9]+$', description: 'The goal id in the exporting server; ignored on import (a new id is given)' }),
+      Type.String({
+        pattern: '^[0-9]+$',
+        description: 'The goal id in the exporting server; ignored on import (a new id is given)',
+      }),
     ),
     name: Type.String({ minLength: 1, maxLength: LIMITS.goalNameMax }),
     unit: Type.String({ minLength: 1, maxLength: LIMITS.goalUnitMax }),

@@ -86,7 +86,8 @@ function route<
   O extends Record<number, TSchema> = {},
 >(spec: RouteSpec<B, P, R, E, O>): RouteContract<B, P, R, E, O> {
   // A non-JSON success names its content type; Fastify and @fastify/swagger both read `content` per status.
-  const success = spec.produces === undefined ? spec.success : { content: { [spec.produces]: { schema: spec.success } } };
+  const success =
+    spec.produces === undefined ? spec.success : { content: { [spec.produces]: { schema: spec.success } } };
   const response: Record<number, TSchema> = { 200: success as TSchema };
   for (const status of [...commonStatuses(spec.method, spec.auth, spec.database !== false), ...spec.errors]) {
     // The description names the status in the document (swagger reads it from the schema).
@@ -310,7 +311,8 @@ export const ROUTES = {
     url: '/api/import',
     auth: 'required',
     tags: ['data'],
-    summary: 'Add the goals of an export document (all or nothing; up to 20 MB; 400 invalid_import names the bad value)',
+    summary:
+      'Add the goals of an export document (all or nothing; up to 20 MB; 400 invalid_import names the bad value)',
     // Checked by hand (data/import-check.ts), so every refusal is `invalid_import` with the path of the bad value.
     documentedBody: S.ExportDocument,
     success: S.ImportAnswer,

@@ -15,7 +15,10 @@ import { LOCALES } from '../locales.js';
  * the field (decision 0007). `limit` documents that rule.
  */
 export const Text = (limit?: number) =>
-  Type.String({ maxLength: 4096, ...(limit !== undefined && { description: `at most ${limit} characters after trimming` }) });
+  Type.String({
+    maxLength: 4096,
+    ...(limit !== undefined && { description: `at most ${limit} characters after trimming` }),
+  });
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -138,7 +141,10 @@ export const Invite = Type.Object(
   { additionalProperties: false },
 );
 export const InviteList = Type.Array(Invite);
-export const RevokeInviteBody = Type.Object({ url: Text() }, { description: 'the invite link as GET /api/invites shows it' });
+export const RevokeInviteBody = Type.Object(
+  { url: Text() },
+  { description: 'the invite link as GET /api/invites shows it' },
+);
 
 // Data (docs/api-data.md)
 
@@ -160,7 +166,11 @@ export const AdminUserList = Type.Array(AdminUser);
 // The document itself
 
 export const OpenApiDocument = Type.Object(
-  { openapi: Type.String(), info: Type.Object({}, { additionalProperties: true }), paths: Type.Object({}, { additionalProperties: true }) },
+  {
+    openapi: Type.String(),
+    info: Type.Object({}, { additionalProperties: true }),
+    paths: Type.Object({}, { additionalProperties: true }),
+  },
   { additionalProperties: true, description: 'this OpenAPI 3.1 document' },
 );
 

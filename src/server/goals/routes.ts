@@ -11,13 +11,7 @@ import { appendAmount, removeLastAmount } from './sets.js';
 import { serverTimeZone } from './start.js';
 import { GoalListCache } from './list-cache.js';
 import { deleteGoal, editGoalSets, goalsVersion, insertGoal, listGoals, updateGoal } from './store.js';
-import {
-  checkedGoalChanges,
-  checkedLogAmount,
-  checkedLogDate,
-  checkedNewGoal,
-  parseGoalId,
-} from './validation.js';
+import { checkedGoalChanges, checkedLogAmount, checkedLogDate, checkedNewGoal, parseGoalId } from './validation.js';
 
 /*
  * The bodies are any JSON object (contract: AnyObject): the goal fields are checked by `validation.ts`, which
@@ -49,12 +43,16 @@ export const goalRoutes =
       return sendJsonText(reply, body);
     });
 
-    app.post(ROUTES.createGoal.url, { ...fromContract('createGoal'), bodyLimit: GOAL_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const user = currentUser(request);
-      const now = clock.now();
-      const goal = await insertGoal(db, user.id, checkedNewGoal(request.body, now, timeZone), now);
-      return sendJsonText(reply, goalJson(goal));
-    });
+    app.post(
+      ROUTES.createGoal.url,
+      { ...fromContract('createGoal'), bodyLimit: GOAL_BODY_LIMIT_BYTES },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const now = clock.now();
+        const goal = await insertGoal(db, user.id, checkedNewGoal(request.body, now, timeZone), now);
+        return sendJsonText(reply, goalJson(goal));
+      },
+    );
 
     app.patch(
       ROUTES.patchGoal.url,

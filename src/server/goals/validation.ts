@@ -86,7 +86,10 @@ function checkedDaily(raw: unknown): number {
   if (isDailyTarget(raw)) return raw;
   // The rule is isDailyTarget's; this only picks the message that names the bound that was missed.
   const tooLarge = typeof raw === 'number' && Number.isFinite(raw) && raw > GOAL_LIMITS.dailyMax;
-  throw invalid('daily', tooLarge ? `daily must be at most ${GOAL_LIMITS.dailyMax}` : 'daily must be a finite number greater than 0');
+  throw invalid(
+    'daily',
+    tooLarge ? `daily must be at most ${GOAL_LIMITS.dailyMax}` : 'daily must be a finite number greater than 0',
+  );
 }
 
 function checkedDays(raw: unknown): number {
@@ -100,7 +103,8 @@ function checkedSets(raw: unknown): GoalSets {
     throw invalid('sets', 'sets must be an object of dates to arrays of amounts');
   }
   const entries = Object.entries(raw);
-  if (entries.length > GOAL_LIMITS.setsDatesMax) throw invalid('sets', `sets may hold at most ${GOAL_LIMITS.setsDatesMax} dates`);
+  if (entries.length > GOAL_LIMITS.setsDatesMax)
+    throw invalid('sets', `sets may hold at most ${GOAL_LIMITS.setsDatesMax} dates`);
   const sets: GoalSets = {};
   for (const [date, amounts] of entries) {
     // A key that is no date is named as `sets`: echoing arbitrary client text as a path would be no help.
@@ -112,7 +116,10 @@ function checkedSets(raw: unknown): GoalSets {
     }
     const badIndex = amounts.findIndex((amount) => !isAmount(amount));
     if (badIndex !== -1) {
-      throw invalid(fieldPath(['sets', date, badIndex]), `sets.${date} amounts must be finite numbers from -${GOAL_LIMITS.amountAbsMax} to ${GOAL_LIMITS.amountAbsMax}`);
+      throw invalid(
+        fieldPath(['sets', date, badIndex]),
+        `sets.${date} amounts must be finite numbers from -${GOAL_LIMITS.amountAbsMax} to ${GOAL_LIMITS.amountAbsMax}`,
+      );
     }
     sets[date] = amounts;
   }
@@ -121,7 +128,8 @@ function checkedSets(raw: unknown): GoalSets {
 
 /** The date of a logging path; 400 `invalid_date` unless it is a real calendar date. */
 export function checkedLogDate(raw: string): string {
-  if (!isDateKey(raw)) throw badRequest('invalid_date', `date ${quoted(raw)} is not a calendar date YYYY-MM-DD`, 'date');
+  if (!isDateKey(raw))
+    throw badRequest('invalid_date', `date ${quoted(raw)} is not a calendar date YYYY-MM-DD`, 'date');
   return raw;
 }
 

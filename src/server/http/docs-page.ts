@@ -20,7 +20,9 @@ export function renderDocsPage(document: OpenAPIV3_1.Document): string {
 <p>${escape(info.description ?? '')}</p>
 <p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI ${escape(document.openapi)}).</p>
 <nav><ul>${operations
-    .map(({ method, path }) => `<li><a href="#${anchor(method, path)}">${method.toUpperCase()} ${escape(path)}</a></li>`)
+    .map(
+      ({ method, path }) => `<li><a href="#${anchor(method, path)}">${method.toUpperCase()} ${escape(path)}</a></li>`,
+    )
     .join('')}</ul></nav>
 ${operations.map(({ method, path, operation }) => renderOperation(method, path, operation)).join('\n')}
 </main></body></html>

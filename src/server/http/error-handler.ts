@@ -16,7 +16,11 @@ const INVALID_JSON: ClientErrorAnswer = { code: 'invalid_json', message: 'Reques
 /** Fastify's own client errors (body parsing, size, media type) mapped to our stable codes. */
 const FASTIFY_ERRORS: Record<string, ClientErrorAnswer> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'body_too_large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Request body must be application/json' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'Request body must be application/json',
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_body' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_body' },
   FST_ERR_CTP_INVALID_JSON_BODY: INVALID_JSON,
@@ -32,10 +36,16 @@ export function installErrorHandling(app: FastifyInstance): void {
       // Expected while PostgreSQL restarts or the disk is full: a warning, and the client may retry shortly.
       request.log.warn({ err: error }, 'database unavailable');
       const unavailable = databaseUnavailable();
-      return reply.code(unavailable.statusCode).headers(unavailable.headers).send(body(unavailable.message, unavailable.code));
+      return reply
+        .code(unavailable.statusCode)
+        .headers(unavailable.headers)
+        .send(body(unavailable.message, unavailable.code));
     }
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).headers(error.headers).send(body(error.message, error.code, error.field));
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send(body(error.message, error.code, error.field));
     }
     if (error.validation) {
       const field = validationField(error);
@@ -62,7 +72,8 @@ export function installErrorHandling(app: FastifyInstance): void {
 export function frameworkErrorAnswer(secure: boolean) {
   const headers = apiHeaders(secure);
   return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
-    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+    const status =
+      error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
     reply.code(status).headers(headers).send(body('The request URL is not valid', 'bad_request'));
   };
 }
@@ -96,6 +107,6 @@ function describeValidationError(error: FastifyError, field: string | undefined)
   const params = first.params as Record<string, unknown>;
   if (first.keyword === 'required') return `${String(params.missingProperty)} is required`;
   if (first.keyword === 'additionalProperties') return `unknown field ${String(params.additionalProperty)}`;
-  const subject = field ?? (error.validationContext === 'body' ? 'body' : error.validationContext ?? 'input');
+  const subject = field ?? (error.validationContext === 'body' ? 'body' : (error.validationContext ?? 'input'));
   return `${subject} ${first.message ?? 'is invalid'}`;
 }

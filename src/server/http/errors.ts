@@ -43,5 +43,7 @@ export const databaseUnavailable = () =>
 
 export function tooManyRequests(retryAfterSeconds: number, message = 'Too many attempts, try again later'): HttpError {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-  return new HttpError(429, 'too_many_attempts', `${message} (in ${seconds} s)`, { headers: { 'retry-after': String(seconds) } });
+  return new HttpError(429, 'too_many_attempts', `${message} (in ${seconds} s)`, {
+    headers: { 'retry-after': String(seconds) },
+  });
 }

@@ -18,7 +18,10 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     if (text.trim() === '') return done(null, undefined);
     parseSafely(request, text, (error: Error | null, value?: unknown) => {
       if (error && isPlainJson(text)) {
-        return done(badRequest('invalid_input', 'Request body must not contain __proto__ or constructor.prototype keys'), undefined);
+        return done(
+          badRequest('invalid_input', 'Request body must not contain __proto__ or constructor.prototype keys'),
+          undefined,
+        );
       }
       if (!error && containsNul(value)) {
         // The field names where the NUL is (`name`, `goals[1].unit`), so the web app can put the reason beside it.

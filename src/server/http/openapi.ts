@@ -53,6 +53,8 @@ export async function installOpenApi(app: FastifyInstance, version: string): Pro
 
   app.get(ROUTES.openApi.url, fromContract('openApi'), async () => app.swagger());
   app.get(ROUTES.docs.url, fromContract('docs'), async (_request, reply) =>
-    (reply as FastifyReply).type('text/html; charset=utf-8').send(renderDocsPage(app.swagger() as OpenAPIV3_1.Document)),
+    (reply as FastifyReply)
+      .type('text/html; charset=utf-8')
+      .send(renderDocsPage(app.swagger() as OpenAPIV3_1.Document)),
   );
 }

@@ -25,18 +25,14 @@ export const inviteRevokeRoutes =
   (deps: AppDeps): FastifyPluginAsync =>
   async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    app.post(
-      ROUTES.revokeInvite.url,
-      fromContract('revokeInvite'),
-      async (request) => {
-        const user = currentUser(request);
-        requireFilled(request.body, ['url']);
-        const token = inviteTokenOfUrl(request.body.url);
-        // Someone else's invite, a used or expired one and a made-up link all look the same: not found.
-        if (token === null || !(await revokeInvite(deps.db, user.id, sha256Hex(token), deps.clock.now()))) {
-          throw notFound('invite_not_found', 'No pending invite of yours has this link', 'url');
-        }
-        return { ok: true as const };
-      },
-    );
+    app.post(ROUTES.revokeInvite.url, fromContract('revokeInvite'), async (request) => {
+      const user = currentUser(request);
+      requireFilled(request.body, ['url']);
+      const token = inviteTokenOfUrl(request.body.url);
+      // Someone else's invite, a used or expired one and a made-up link all look the same: not found.
+      if (token === null || !(await revokeInvite(deps.db, user.id, sha256Hex(token), deps.clock.now()))) {
+        throw notFound('invite_not_found', 'No pending invite of yours has this link', 'url');
+      }
+      return { ok: true as const };
+    });
   };

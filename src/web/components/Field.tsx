@@ -76,7 +76,7 @@ export function FormMessage({ error, success }: { error?: string | null; success
           {error}
         </p>
       )}
-      <LiveStatus text={error ? null : success ?? null} />
+      <LiveStatus text={error ? null : (success ?? null)} />
     </>
   );
 }

@@ -39,10 +39,13 @@ export function Heatmap({ goal, today, compact = false }: { goal: Goal; today: s
             state: t(`state.${state}`),
           });
           return (
-            <li key={key} data-date={key} class={`cell cell-${state}${key === today ? ' cell-today' : ''}`} title={label}>
-              <span aria-hidden="true">
-                {Number(key.slice(8))}
-              </span>
+            <li
+              key={key}
+              data-date={key}
+              class={`cell cell-${state}${key === today ? ' cell-today' : ''}`}
+              title={label}
+            >
+              <span aria-hidden="true">{Number(key.slice(8))}</span>
               <span class="visually-hidden">{label}</span>
             </li>
           );

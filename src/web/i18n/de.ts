@@ -32,12 +32,14 @@ export const de: Messages = {
   'login.title': 'Anmelden',
   'login.submit': 'Anmelden',
   'login.forgot': 'Passwort vergessen?',
-  'login.inviteOnly': 'Steady gibt es nur auf Einladung. Für ein Konto bitte jemanden, der Steady nutzt, um einen Einladungslink.',
+  'login.inviteOnly':
+    'Steady gibt es nur auf Einladung. Für ein Konto bitte jemanden, der Steady nutzt, um einen Einladungslink.',
 
   'forgot.title': 'Passwort zurücksetzen',
   'forgot.intro': 'Gib deine E-Mail-Adresse ein. Wir schicken dir einen Link, mit dem du ein neues Passwort festlegst.',
   'forgot.submit': 'Link senden',
-  'forgot.sent': 'Falls es ein Konto für {email} gibt, ist eine E-Mail mit einem Link unterwegs. Der Link gilt 24 Stunden.',
+  'forgot.sent':
+    'Falls es ein Konto für {email} gibt, ist eine E-Mail mit einem Link unterwegs. Der Link gilt 24 Stunden.',
   'forgot.back': 'Zurück zur Anmeldung',
 
   'reset.title': 'Neues Passwort festlegen',
@@ -149,11 +151,13 @@ export const de: Messages = {
   'settings.savePassword': 'Passwort ändern',
   'settings.passwordSaved': 'Passwort geändert. Deine anderen Geräte wurden abgemeldet.',
   'settings.data': 'Deine Daten',
-  'settings.dataIntro': 'Lade alles herunter, was Steady über deine Ziele speichert: eine vollständige Datei, die sich wieder importieren lässt, oder eine Tabelle mit einer Zeile pro eingetragener Menge.',
+  'settings.dataIntro':
+    'Lade alles herunter, was Steady über deine Ziele speichert: eine vollständige Datei, die sich wieder importieren lässt, oder eine Tabelle mit einer Zeile pro eingetragener Menge.',
   'settings.exportJson': 'Alle Daten herunterladen (JSON)',
   'settings.exportCsv': 'Tabelle herunterladen (CSV)',
   'settings.delete': 'Konto löschen',
-  'settings.deleteWarning': 'Wenn du dein Konto löschst, werden deine Ziele, alles Eingetragene und deine Einladungen entfernt, und du wirst auf allen Geräten abgemeldet. Das lässt sich nicht rückgängig machen.',
+  'settings.deleteWarning':
+    'Wenn du dein Konto löschst, werden deine Ziele, alles Eingetragene und deine Einladungen entfernt, und du wirst auf allen Geräten abgemeldet. Das lässt sich nicht rückgängig machen.',
   'settings.deleteExportFirst': 'Falls du deine Daten später noch brauchst, lade sie vorher herunter:',
   'settings.deletePassword': 'Dein Passwort',
   'settings.deleteConfirm': 'Das Konto {email} und alle seine Daten wirklich löschen?',
@@ -217,10 +221,13 @@ export const de: Messages = {
   'error.note_too_long': 'Die Notiz ist zu lang (höchstens {inviteNoteMax} Zeichen).',
   'error.invalid_import': 'Diese Datei ist kein Steady-Export, oder ein Wert darin ist ungültig.',
   'error.invite_not_found': 'Diese Einladung kann nicht mehr widerrufen werden.',
-  'error.admin_email_needs_operator_invite': 'Diese Adresse kann nur mit einer Einladung des Betreibers registriert werden.',
-  'error.too_many_goals': 'Du hast die Grenze von {goalsPerUserMax} Zielen erreicht. Lösche eines, um ein neues anzulegen.',
+  'error.admin_email_needs_operator_invite':
+    'Diese Adresse kann nur mit einer Einladung des Betreibers registriert werden.',
+  'error.too_many_goals':
+    'Du hast die Grenze von {goalsPerUserMax} Zielen erreicht. Lösche eines, um ein neues anzulegen.',
   'error.goal_too_large': 'Dieses Ziel enthält zu viele Einträge, um weitere zu speichern.',
   'error.internal': 'Auf dem Server ist etwas schiefgegangen. Bitte versuche es erneut.',
-  'error.database_unavailable': 'Der Server erreicht seine Datenbank gerade nicht. Bitte versuche es gleich noch einmal.',
+  'error.database_unavailable':
+    'Der Server erreicht seine Datenbank gerade nicht. Bitte versuche es gleich noch einmal.',
   'error.unknown': 'Etwas ist schiefgegangen. Bitte versuche es erneut.',
 };

@@ -151,11 +151,13 @@ export const en = {
   'settings.savePassword': 'Change password',
   'settings.passwordSaved': 'Password changed. Your other devices have been logged out.',
   'settings.data': 'Your data',
-  'settings.dataIntro': 'Download everything Steady keeps about your goals: a complete file that can be imported again, or a spreadsheet with one row per logged amount.',
+  'settings.dataIntro':
+    'Download everything Steady keeps about your goals: a complete file that can be imported again, or a spreadsheet with one row per logged amount.',
   'settings.exportJson': 'Download all data (JSON)',
   'settings.exportCsv': 'Download spreadsheet (CSV)',
   'settings.delete': 'Delete account',
-  'settings.deleteWarning': 'Deleting your account removes your goals, everything you logged and your invites, and logs you out on every device. This cannot be undone.',
+  'settings.deleteWarning':
+    'Deleting your account removes your goals, everything you logged and your invites, and logs you out on every device. This cannot be undone.',
   'settings.deleteExportFirst': 'If you may want your data later, download it first:',
   'settings.deletePassword': 'Your password',
   'settings.deleteConfirm': 'Really delete the account {email} and all its data?',
@@ -175,7 +177,10 @@ export const en = {
 
   'error.network': 'The server could not be reached. Check your connection and try again.',
   'error.invalid_credentials': 'Wrong e-mail or password.',
-  'error.too_many_attempts': { one: 'Too many attempts. Try again in # second.', other: 'Too many attempts. Try again in # seconds.' },
+  'error.too_many_attempts': {
+    one: 'Too many attempts. Try again in # second.',
+    other: 'Too many attempts. Try again in # seconds.',
+  },
   'error.missing_field': 'Please fill in this field.',
   'error.invalid_email': 'This is not a valid e-mail address.',
   'error.password_too_short': 'The password needs at least {passwordMin} characters.',
@@ -216,7 +221,7 @@ export const en = {
   'error.note_too_long': 'The note is too long (at most {inviteNoteMax} characters).',
   'error.invalid_import': 'This file is not a Steady export, or a value in it is not valid.',
   'error.invite_not_found': 'This invite can no longer be revoked.',
-  'error.admin_email_needs_operator_invite': "This address can only be registered with an invite from the operator.",
+  'error.admin_email_needs_operator_invite': 'This address can only be registered with an invite from the operator.',
   'error.too_many_goals': 'You have reached the limit of {goalsPerUserMax} goals. Delete one to add another.',
   'error.goal_too_large': 'This goal holds too many entries to store more.',
   'error.internal': 'Something went wrong on the server. Please try again.',

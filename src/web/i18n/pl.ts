@@ -32,7 +32,8 @@ export const pl: Messages = {
   'login.title': 'Zaloguj się',
   'login.submit': 'Zaloguj się',
   'login.forgot': 'Nie pamiętasz hasła?',
-  'login.inviteOnly': 'Do Steady można dołączyć tylko z zaproszeniem. Poproś kogoś, kto korzysta ze Steady, o link z zaproszeniem.',
+  'login.inviteOnly':
+    'Do Steady można dołączyć tylko z zaproszeniem. Poproś kogoś, kto korzysta ze Steady, o link z zaproszeniem.',
 
   'forgot.title': 'Resetowanie hasła',
   'forgot.intro': 'Podaj swój adres e-mail, a wyślemy link do ustawienia nowego hasła.',
@@ -58,7 +59,12 @@ export const pl: Messages = {
   'goal.todayText': '{done} / {target} {unit} dziś',
   'goal.dayOf': 'Dzień {day} z {days}',
   'goal.startsIn': { one: 'Start za # dzień', few: 'Start za # dni', many: 'Start za # dni', other: 'Start za # dnia' },
-  'goal.finished': { one: 'Zakończono po # dniu', few: 'Zakończono po # dniach', many: 'Zakończono po # dniach', other: 'Zakończono po # dnia' },
+  'goal.finished': {
+    one: 'Zakończono po # dniu',
+    few: 'Zakończono po # dniach',
+    many: 'Zakończono po # dniach',
+    other: 'Zakończono po # dnia',
+  },
   'goal.total': 'Razem {done} z {target} {unit}',
   'goal.streak': { one: 'Seria: # dzień', few: 'Seria: # dni', many: 'Seria: # dni', other: 'Seria: # dnia' },
   'goal.bestStreak': { one: 'Rekord: # dzień', few: 'Rekord: # dni', many: 'Rekord: # dni', other: 'Rekord: # dnia' },
@@ -149,11 +155,13 @@ export const pl: Messages = {
   'settings.savePassword': 'Zmień hasło',
   'settings.passwordSaved': 'Hasło zmienione. Inne urządzenia zostały wylogowane.',
   'settings.data': 'Twoje dane',
-  'settings.dataIntro': 'Pobierz wszystko, co Steady przechowuje o Twoich celach: pełny plik, który można ponownie zaimportować, albo arkusz z jednym wierszem na każdą zapisaną ilość.',
+  'settings.dataIntro':
+    'Pobierz wszystko, co Steady przechowuje o Twoich celach: pełny plik, który można ponownie zaimportować, albo arkusz z jednym wierszem na każdą zapisaną ilość.',
   'settings.exportJson': 'Pobierz wszystkie dane (JSON)',
   'settings.exportCsv': 'Pobierz arkusz (CSV)',
   'settings.delete': 'Usuń konto',
-  'settings.deleteWarning': 'Usunięcie konta usuwa Twoje cele, wszystkie wpisy i zaproszenia oraz wylogowuje Cię na wszystkich urządzeniach. Tego nie można cofnąć.',
+  'settings.deleteWarning':
+    'Usunięcie konta usuwa Twoje cele, wszystkie wpisy i zaproszenia oraz wylogowuje Cię na wszystkich urządzeniach. Tego nie można cofnąć.',
   'settings.deleteExportFirst': 'Jeśli Twoje dane mogą Ci się jeszcze przydać, najpierw je pobierz:',
   'settings.deletePassword': 'Twoje hasło',
   'settings.deleteConfirm': 'Na pewno usunąć konto {email} i wszystkie jego dane?',

@@ -16,4 +16,5 @@ type UntranslatedErrorCodes = Exclude<ErrorTextKey, MessageKey>;
  * Fails the type check, naming the key, when en.ts lacks the text of an error code; de.ts and pl.ts must have en's
  * keys (`Messages`), so a code without its texts in any language cannot pass `npm run typecheck`.
  */
-export const EVERY_ERROR_CODE_TRANSLATED: [UntranslatedErrorCodes] extends [never] ? true : UntranslatedErrorCodes = true;
+export const EVERY_ERROR_CODE_TRANSLATED: [UntranslatedErrorCodes] extends [never] ? true : UntranslatedErrorCodes =
+  true;

@@ -22,8 +22,27 @@ export function LoginPage({ onLoggedIn, notice }: { onLoggedIn: () => Promise<vo
       <p class="tagline">{t('app.tagline')}</p>
       <form class="card stack" onSubmit={form.submit} noValidate>
         <FormMessage error={form.formError} success={notice} />
-        <Field id="email" label={t('field.email')} type="email" autoComplete="username" required value={email} onValue={setEmail} error={form.fieldError('email')} limit={LIMITS.emailMax} />
-        <Field id="password" label={t('field.password')} type="password" autoComplete="current-password" required value={password} onValue={setPassword} error={form.fieldError('password')} />
+        <Field
+          id="email"
+          label={t('field.email')}
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onValue={setEmail}
+          error={form.fieldError('email')}
+          limit={LIMITS.emailMax}
+        />
+        <Field
+          id="password"
+          label={t('field.password')}
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+          error={form.fieldError('password')}
+        />
         <button class="primary" type="submit" disabled={form.busy}>
           {t('login.submit')}
         </button>
@@ -49,7 +68,17 @@ export function ForgotPage() {
       <form class="card stack" onSubmit={form.submit} noValidate>
         <p>{t('forgot.intro')}</p>
         <FormMessage error={form.formError} success={sentTo ? t('forgot.sent', { email: sentTo }) : null} />
-        <Field id="email" label={t('field.email')} type="email" autoComplete="email" required value={email} onValue={setEmail} error={form.fieldError('email')} limit={LIMITS.emailMax} />
+        <Field
+          id="email"
+          label={t('field.email')}
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onValue={setEmail}
+          error={form.fieldError('email')}
+          limit={LIMITS.emailMax}
+        />
         <button class="primary" type="submit" disabled={form.busy}>
           {t('forgot.submit')}
         </button>
@@ -61,7 +90,17 @@ export function ForgotPage() {
   );
 }
 
-export function ResetPage({ selector, token, onDone, onLeave }: { selector: string; token: string; onDone: () => void; onLeave: () => void }) {
+export function ResetPage({
+  selector,
+  token,
+  onDone,
+  onLeave,
+}: {
+  selector: string;
+  token: string;
+  onDone: () => void;
+  onLeave: () => void;
+}) {
   const [password, setPassword] = useState('');
   const form = useSubmit(['password'], async () => {
     checkLength('password', password, LIMITS.passwordMax, 'password_too_long');
@@ -72,7 +111,19 @@ export function ResetPage({ selector, token, onDone, onLeave }: { selector: stri
     <Page title={t('reset.title')}>
       <form class="card stack" onSubmit={form.submit} noValidate>
         <FormMessage error={form.formError} />
-        <Field id="password" label={t('reset.password')} hint={t('field.passwordHint', LIMIT_VARS)} type="password" autoComplete="new-password" required minLength={LIMITS.passwordMin} limit={LIMITS.passwordMax} value={password} onValue={setPassword} error={form.fieldError('password')} />
+        <Field
+          id="password"
+          label={t('reset.password')}
+          hint={t('field.passwordHint', LIMIT_VARS)}
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={LIMITS.passwordMin}
+          limit={LIMITS.passwordMax}
+          value={password}
+          onValue={setPassword}
+          error={form.fieldError('password')}
+        />
         <button class="primary" type="submit" disabled={form.busy}>
           {t('reset.submit')}
         </button>
@@ -102,9 +153,39 @@ export function RegisterPage({ token, onRegistered }: { token: string; onRegiste
       <form class="card stack" onSubmit={form.submit} noValidate>
         <p>{t('register.intro')}</p>
         <FormMessage error={form.formError} />
-        <Field id="email" label={t('field.email')} type="email" autoComplete="email" required value={email} onValue={setEmail} error={form.fieldError('email')} limit={LIMITS.emailMax} />
-        <Field id="password" label={t('field.password')} hint={t('field.passwordHint', LIMIT_VARS)} type="password" autoComplete="new-password" required minLength={LIMITS.passwordMin} limit={LIMITS.passwordMax} value={password} onValue={setPassword} error={form.fieldError('password')} />
-        <Field id="name" label={t('register.name')} autoComplete="nickname" value={name} onValue={setName} error={form.fieldError('name')} limit={LIMITS.displayNameMax} />
+        <Field
+          id="email"
+          label={t('field.email')}
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onValue={setEmail}
+          error={form.fieldError('email')}
+          limit={LIMITS.emailMax}
+        />
+        <Field
+          id="password"
+          label={t('field.password')}
+          hint={t('field.passwordHint', LIMIT_VARS)}
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={LIMITS.passwordMin}
+          limit={LIMITS.passwordMax}
+          value={password}
+          onValue={setPassword}
+          error={form.fieldError('password')}
+        />
+        <Field
+          id="name"
+          label={t('register.name')}
+          autoComplete="nickname"
+          value={name}
+          onValue={setName}
+          error={form.fieldError('name')}
+          limit={LIMITS.displayNameMax}
+        />
         <button class="primary" type="submit" disabled={form.busy}>
           {t('register.submit')}
         </button>

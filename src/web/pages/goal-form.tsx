@@ -35,7 +35,12 @@ function GoalForm({ goal }: { goal: Goal | null }) {
   const { name, unit, daily, days, start } = values;
 
   const form = useSubmit(FIELDS, async () => {
-    const input: GoalInput = { name: name.trim(), daily: Number(daily), days: Number(days), ...(unit.trim() ? { unit: unit.trim() } : {}) };
+    const input: GoalInput = {
+      name: name.trim(),
+      daily: Number(daily),
+      days: Number(days),
+      ...(unit.trim() ? { unit: unit.trim() } : {}),
+    };
     checkLocally(input, start, goal === null);
     if (goal) {
       await api.updateGoal(goal.id, input);
@@ -58,13 +63,52 @@ function GoalForm({ goal }: { goal: Goal | null }) {
       </p>
       <form class="card stack" onSubmit={form.submit} noValidate>
         <FormMessage error={form.formError} />
-        <Field id="name" label={t('goalForm.name')} hint={t('goalForm.nameHint')} required limit={LIMITS.goalNameMax} value={name} onValue={setter('name')} error={form.fieldError('name')} />
+        <Field
+          id="name"
+          label={t('goalForm.name')}
+          hint={t('goalForm.nameHint')}
+          required
+          limit={LIMITS.goalNameMax}
+          value={name}
+          onValue={setter('name')}
+          error={form.fieldError('name')}
+        />
         <div class="row">
-          <Field id="daily" label={t('goalForm.daily')} type="number" inputMode="decimal" min="0" step="any" required value={daily} onValue={setter('daily')} error={form.fieldError('daily')} />
-          <Field id="unit" label={t('goalForm.unit')} limit={LIMITS.goalUnitMax} value={unit} onValue={setter('unit')} error={form.fieldError('unit')} />
+          <Field
+            id="daily"
+            label={t('goalForm.daily')}
+            type="number"
+            inputMode="decimal"
+            min="0"
+            step="any"
+            required
+            value={daily}
+            onValue={setter('daily')}
+            error={form.fieldError('daily')}
+          />
+          <Field
+            id="unit"
+            label={t('goalForm.unit')}
+            limit={LIMITS.goalUnitMax}
+            value={unit}
+            onValue={setter('unit')}
+            error={form.fieldError('unit')}
+          />
         </div>
         <div class="row">
-          <Field id="days" label={t('goalForm.days')} type="number" inputMode="numeric" min="1" max={LIMITS.goalDaysMax} step="1" required value={days} onValue={setter('days')} error={form.fieldError('days')} />
+          <Field
+            id="days"
+            label={t('goalForm.days')}
+            type="number"
+            inputMode="numeric"
+            min="1"
+            max={LIMITS.goalDaysMax}
+            step="1"
+            required
+            value={days}
+            onValue={setter('days')}
+            error={form.fieldError('days')}
+          />
           <Field
             id="start"
             label={t('goalForm.start')}

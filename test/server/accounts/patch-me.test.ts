@@ -27,7 +27,11 @@ describe('PATCH /api/me', () => {
     assert.deepEqual((await anna.patch('/api/me', { name: ` ${hundred} ` })).body, { ok: true, name: hundred });
     const tooLong = await anna.patch('/api/me', { name: 'x'.repeat(101) });
     assert.equal(tooLong.status, 400);
-    assert.deepEqual(tooLong.body, { error: 'name must have at most 100 characters', code: 'name_too_long', field: 'name' });
+    assert.deepEqual(tooLong.body, {
+      error: 'name must have at most 100 characters',
+      code: 'name_too_long',
+      field: 'name',
+    });
     assert.equal((await me()).name, hundred);
   });
 
@@ -69,7 +73,11 @@ describe('PATCH /api/me', () => {
     for (const locale of ['fr', 'EN', 'de-DE', '', ' de']) {
       const answer = await anna.patch('/api/me', { locale });
       assert.equal(answer.status, 400, locale);
-      assert.deepEqual(answer.body, { error: 'locale must be one of de, en, pl', code: 'invalid_locale', field: 'locale' });
+      assert.deepEqual(answer.body, {
+        error: 'locale must be one of de, en, pl',
+        code: 'invalid_locale',
+        field: 'locale',
+      });
     }
     assert.equal((await me()).locale, 'pl');
   });

@@ -45,7 +45,10 @@ test('every /api route Fastify knows is in the contract and documented with an a
     assert.ok(operation, `${route} is missing from /api/openapi.json`);
     assert.ok(operation.summary, `${route} has a summary`);
     const statuses = Object.keys(operation.responses);
-    assert.ok(statuses.includes('200') && statuses.includes('500'), `${route} documents 200 and 500: ${statuses.join(', ')}`);
+    assert.ok(
+      statuses.includes('200') && statuses.includes('500'),
+      `${route} documents 200 and 500: ${statuses.join(', ')}`,
+    );
     for (const [status, response] of Object.entries(operation.responses)) {
       assert.ok(response.content && Object.keys(response.content).length === 1, `${route} ${status} has a schema`);
     }
@@ -57,9 +60,23 @@ test('the document is OpenAPI 3.1 with request bodies and parameters from the co
   assert.equal(document.openapi, '3.1.0');
   const createGoal = document.paths['/api/goals'].post as Operation;
   const body = createGoal.requestBody!.content['application/json']!.schema as { properties: Record<string, object> };
-  assert.deepEqual(Object.keys(body.properties).sort(), ['daily', 'days', 'name', 'sets', 'start', 'unit'], 'the documented goal fields');
+  assert.deepEqual(
+    Object.keys(body.properties).sort(),
+    ['daily', 'days', 'name', 'sets', 'start', 'unit'],
+    'the documented goal fields',
+  );
   const login = document.paths['/api/login'].post as Operation;
-  assert.deepEqual(Object.keys(login.responses).sort(), ['200', '400', '401', '403', '413', '415', '429', '500', '503']);
+  assert.deepEqual(Object.keys(login.responses).sort(), [
+    '200',
+    '400',
+    '401',
+    '403',
+    '413',
+    '415',
+    '429',
+    '500',
+    '503',
+  ]);
   const me = document.paths['/api/me'].get as Operation;
   assert.deepEqual(me.responses['401']!.content!['application/json']!.schema, {
     type: 'object',
@@ -68,7 +85,10 @@ test('the document is OpenAPI 3.1 with request bodies and parameters from the co
     additionalProperties: false,
   });
   const log = document.paths['/api/goals/{id}/sets/{date}'].post;
-  assert.deepEqual(log.parameters.map((parameter: { name: string; in: string }) => `${parameter.in}:${parameter.name}`), ['path:id', 'path:date']);
+  assert.deepEqual(
+    log.parameters.map((parameter: { name: string; in: string }) => `${parameter.in}:${parameter.name}`),
+    ['path:id', 'path:date'],
+  );
 });
 
 test('GET /api/docs is a self-contained HTML page naming every operation, within the Content-Security-Policy', async () => {
@@ -77,7 +97,10 @@ test('GET /api/docs is a self-contained HTML page naming every operation, within
   assert.match(String(answer.headers['content-type']), /^text\/html/);
   assert.match(String(answer.headers['content-security-policy']), /script-src 'self'/);
   for (const route of Object.values(ROUTES)) {
-    assert.ok(answer.text.includes(`${route.method} ${openApiPath(route.url)}`), `${route.method} ${route.url} is on the page`);
+    assert.ok(
+      answer.text.includes(`${route.method} ${openApiPath(route.url)}`),
+      `${route.method} ${route.url} is on the page`,
+    );
   }
   // The policy allows no inline script or style and no other host: the page uses none.
   assert.doesNotMatch(answer.text, /<script|<style|\sstyle=|\son\w+=|<link|https?:\/\//i);
@@ -108,10 +131,15 @@ test('the document check refuses an undocumented status, a wrong shape and a non
   assert.doesNotThrow(() => check.check({ ...answer, status: 200, text: '[]' }));
   assert.throws(() => check.check({ ...answer, status: 418, text: '{}' }), /status the OpenAPI document does not list/);
   assert.throws(() => check.check({ ...answer, status: 200, text: '[{"id":7}]' }), /does not match/);
-  assert.throws(() => check.check({ ...answer, status: 401, text: '{"error":"x","code":"no_such_code"}' }), /does not match/);
+  assert.throws(
+    () => check.check({ ...answer, status: 401, text: '{"error":"x","code":"no_such_code"}' }),
+    /does not match/,
+  );
   assert.throws(() => check.check({ ...answer, status: 200, text: '[]', contentType: 'text/plain' }), /content type/);
   assert.throws(() => check.check({ ...answer, url: '/api/nothing', status: 404, text: '{"ok":true}' }), /error body/);
-  assert.doesNotThrow(() => check.check({ ...answer, url: '/api/nothing', status: 404, text: '{"error":"x","code":"not_found"}' }));
+  assert.doesNotThrow(() =>
+    check.check({ ...answer, url: '/api/nothing', status: 404, text: '{"error":"x","code":"not_found"}' }),
+  );
 });
 
 test('503 database_unavailable is documented on every route that uses the database; the operator endpoints stay out', async () => {
@@ -126,5 +154,6 @@ test('503 database_unavailable is documented on every route that uses the databa
   assert.deepEqual(Object.keys(csv['200']!.content!), ['text/csv']);
   assert.deepEqual(Object.keys(csv['401']!.content!), ['application/json'], 'its refusals are the JSON error body');
   assert.ok(paths['/api/import']!.post!.requestBody, 'the import documents the export document as its body');
-  for (const operatorPath of ['/healthz', '/readyz', '/metrics']) assert.equal(paths[operatorPath], undefined, operatorPath);
+  for (const operatorPath of ['/healthz', '/readyz', '/metrics'])
+    assert.equal(paths[operatorPath], undefined, operatorPath);
 });

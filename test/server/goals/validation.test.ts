@@ -47,14 +47,49 @@ const REFUSED: Array<[Record<string, unknown>, string, string, string]> = [
   [{ sets: { '2026-02-30': [1] } }, 'invalid_goal', 'sets key "2026-02-30" is not a calendar date YYYY-MM-DD', 'sets'],
   [{ sets: { '2025-02-29': [1] } }, 'invalid_goal', 'sets key "2025-02-29" is not a calendar date YYYY-MM-DD', 'sets'],
   [{ sets: { '2026-1-5': [1] } }, 'invalid_goal', 'sets key "2026-1-5" is not a calendar date YYYY-MM-DD', 'sets'],
-  [{ sets: { '2026-01-15 ': [1] } }, 'invalid_goal', 'sets key "2026-01-15 " is not a calendar date YYYY-MM-DD', 'sets'],
+  [
+    { sets: { '2026-01-15 ': [1] } },
+    'invalid_goal',
+    'sets key "2026-01-15 " is not a calendar date YYYY-MM-DD',
+    'sets',
+  ],
   [{ sets: { '2026-01-15': 5 } }, 'invalid_goal', 'sets.2026-01-15 must be an array of amounts', 'sets.2026-01-15'],
-  [{ sets: { '2026-01-15': { 0: 1 } } }, 'invalid_goal', 'sets.2026-01-15 must be an array of amounts', 'sets.2026-01-15'],
-  [{ sets: { '2026-01-15': ['5'] } }, 'invalid_goal', 'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000', 'sets.2026-01-15[0]'],
-  [{ sets: { '2026-01-15': [null] } }, 'invalid_goal', 'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000', 'sets.2026-01-15[0]'],
-  [{ sets: { '2026-01-15': [[1]] } }, 'invalid_goal', 'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000', 'sets.2026-01-15[0]'],
-  [{ sets: { '2026-01-15': [2e9] } }, 'invalid_goal', 'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000', 'sets.2026-01-15[0]'],
-  [{ sets: { '2026-01-15': Array(1001).fill(1) } }, 'invalid_goal', 'sets.2026-01-15 may hold at most 1000 amounts', 'sets.2026-01-15'],
+  [
+    { sets: { '2026-01-15': { 0: 1 } } },
+    'invalid_goal',
+    'sets.2026-01-15 must be an array of amounts',
+    'sets.2026-01-15',
+  ],
+  [
+    { sets: { '2026-01-15': ['5'] } },
+    'invalid_goal',
+    'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000',
+    'sets.2026-01-15[0]',
+  ],
+  [
+    { sets: { '2026-01-15': [null] } },
+    'invalid_goal',
+    'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000',
+    'sets.2026-01-15[0]',
+  ],
+  [
+    { sets: { '2026-01-15': [[1]] } },
+    'invalid_goal',
+    'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000',
+    'sets.2026-01-15[0]',
+  ],
+  [
+    { sets: { '2026-01-15': [2e9] } },
+    'invalid_goal',
+    'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000',
+    'sets.2026-01-15[0]',
+  ],
+  [
+    { sets: { '2026-01-15': Array(1001).fill(1) } },
+    'invalid_goal',
+    'sets.2026-01-15 may hold at most 1000 amounts',
+    'sets.2026-01-15',
+  ],
   [{ sets: tenYearsOfDates(3661) }, 'invalid_goal', 'sets may hold at most 3660 dates', 'sets'],
 ];
 
@@ -83,13 +118,17 @@ test('PATCH refuses the same invalid fields and changes nothing, not even the va
   assert.equal((await anna.get('/api/goals')).text, before);
 });
 
-test('PATCH checks the body before the id: a bad field is 400 for a missing, a non-numeric or another user\'s goal', async () => {
+test("PATCH checks the body before the id: a bad field is 400 for a missing, a non-numeric or another user's goal", async () => {
   const ben = await steady.register('ben@example.com');
   const bens = (await ben.post('/api/goals', { name: 'Ben runs' })).body.id as string;
   for (const id of ['999999', 'abc', bens]) {
     const response = await anna.patch(`/api/goals/${id}`, { daily: 'x' });
     assert.equal(response.status, 400, id);
-    assert.deepEqual(response.body, { error: 'daily must be a finite number greater than 0', code: 'invalid_goal', field: 'daily' }, id);
+    assert.deepEqual(
+      response.body,
+      { error: 'daily must be a finite number greater than 0', code: 'invalid_goal', field: 'daily' },
+      id,
+    );
   }
   assert.equal((await anna.patch('/api/goals/999999', { daily: 2 })).status, 404, 'a good body reaches the id check');
 });
@@ -97,7 +136,11 @@ test('PATCH checks the body before the id: a bad field is 400 for a missing, a n
 test('a float too large for a double (1e400) is not a finite number', async () => {
   const response = await anna.post('/api/goals', '{"name":"Big","daily":1e400}');
   assert.equal(response.status, 400);
-  assert.deepEqual(response.body, { error: 'daily must be a finite number greater than 0', code: 'invalid_goal', field: 'daily' });
+  assert.deepEqual(response.body, {
+    error: 'daily must be a finite number greater than 0',
+    code: 'invalid_goal',
+    field: 'daily',
+  });
 });
 
 test('the limits themselves are accepted', async () => {
@@ -112,7 +155,10 @@ test('the limits themselves are accepted', async () => {
   assert.equal(response.status, 200);
   assert.equal(Object.keys(response.body.sets).length, 3660);
   assert.deepEqual(response.body.sets['2026-01-15'], Array(1000).fill(-1e9));
-  assert.deepEqual((await anna.patch(`/api/goals/${response.body.id}`, { days: 1, daily: 5e-324, sets: { '2000-02-29': [] } })).body, { ok: true });
+  assert.deepEqual(
+    (await anna.patch(`/api/goals/${response.body.id}`, { days: 1, daily: 5e-324, sets: { '2000-02-29': [] } })).body,
+    { ok: true },
+  );
   const listed = await anna.get('/api/goals');
   const patched = listed.body.find((goal: { id: string }) => goal.id === response.body.id);
   assert.deepEqual([patched.daily, patched.days, patched.sets], [5e-324, 1, { '2000-02-29': [] }]);

@@ -56,7 +56,7 @@ test('the reset ends every session and remember-me login of the user', async (t)
   assert.equal((await ben.get('/api/me')).status, 200, 'other users stay logged in');
 });
 
-test('a reset link works once, and using it removes the user\'s other pending links', async (t) => {
+test("a reset link works once, and using it removes the user's other pending links", async (t) => {
   const steady = await createTestApp();
   t.after(() => steady.close());
   await steady.register('anna@example.com');
@@ -136,16 +136,24 @@ test('reset-password validates its fields and the password rules before the link
 
   const short = await client.post('/api/reset-password', { ...pair, password: '1234567' });
   assert.equal(short.status, 400);
-  assert.deepEqual(short.body, { error: 'password must have at least 8 characters', code: 'password_too_short', field: 'password' });
+  assert.deepEqual(short.body, {
+    error: 'password must have at least 8 characters',
+    code: 'password_too_short',
+    field: 'password',
+  });
   const long = await client.post('/api/reset-password', { ...pair, password: 'x'.repeat(257) });
   assert.equal(long.status, 400);
-  assert.deepEqual(long.body, { error: 'password must have at most 256 characters', code: 'password_too_long', field: 'password' });
+  assert.deepEqual(long.body, {
+    error: 'password must have at most 256 characters',
+    code: 'password_too_long',
+    field: 'password',
+  });
 
   // None of the refused attempts spent the link; exactly 8 characters are enough.
   assert.equal((await client.post('/api/reset-password', { ...pair, password: '12345678' })).status, 200);
 });
 
-test('the mail comes in the user\'s language', async (t) => {
+test("the mail comes in the user's language", async (t) => {
   const steady = await createTestApp();
   t.after(() => steady.close());
   const phrases = { de: 'Neues Passwort wählen', pl: 'Ustaw nowe hasło', en: 'Choose a new password' };
