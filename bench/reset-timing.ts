@@ -28,9 +28,15 @@ try {
   const median = (samples: number[]) => samples[Math.floor(samples.length / 2)]!;
   const mean = (samples: number[]) => samples.reduce((sum, value) => sum + value, 0) / samples.length;
   const [k, u] = [settled(known), settled(unknown)];
-  console.log(`reset-request known:   median ${median(k).toFixed(2)} ms, mean ${mean(k).toFixed(2)} ms (n=${k.length})`);
-  console.log(`reset-request unknown: median ${median(u).toFixed(2)} ms, mean ${mean(u).toFixed(2)} ms (n=${u.length})`);
-  console.log(`residual (known − unknown): median ${(median(k) - median(u)).toFixed(2)} ms, mean ${(mean(k) - mean(u)).toFixed(2)} ms`);
+  console.log(
+    `reset-request known:   median ${median(k).toFixed(2)} ms, mean ${mean(k).toFixed(2)} ms (n=${k.length})`,
+  );
+  console.log(
+    `reset-request unknown: median ${median(u).toFixed(2)} ms, mean ${mean(u).toFixed(2)} ms (n=${u.length})`,
+  );
+  console.log(
+    `residual (known − unknown): median ${(median(k) - median(u)).toFixed(2)} ms, mean ${(mean(k) - mean(u)).toFixed(2)} ms`,
+  );
 } finally {
   await steady.close();
 }

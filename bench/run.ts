@@ -50,11 +50,35 @@ try {
   const session = { cookie: info.cookie };
   const hello: Target = { label: 'bare Fastify hello route', url: info.hello, headers: {}, rates: [], cpu: [] };
   // The stack's own cost (cookies, session lookup, security headers): a floor for any private route.
-  const me: Target = { label: 'GET /api/me (session, tiny answer)', url: info.me, headers: session, rates: [], cpu: [] };
-  const goals: Target = { label: 'GET /api/goals (cached, version read)', url: info.goals, headers: session, rates: [], cpu: [] };
+  const me: Target = {
+    label: 'GET /api/me (session, tiny answer)',
+    url: info.me,
+    headers: session,
+    rates: [],
+    cpu: [],
+  };
+  const goals: Target = {
+    label: 'GET /api/goals (cached, version read)',
+    url: info.goals,
+    headers: session,
+    rates: [],
+    cpu: [],
+  };
   // What the first read after each change costs: the goals read and spliced, no cache.
-  const uncached: Target = { label: 'spliced, without the cache (comparison)', url: info.uncached, headers: session, rates: [], cpu: [] };
-  const naive: Target = { label: 'naive parse + stringify (comparison)', url: info.naive, headers: session, rates: [], cpu: [] };
+  const uncached: Target = {
+    label: 'spliced, without the cache (comparison)',
+    url: info.uncached,
+    headers: session,
+    rates: [],
+    cpu: [],
+  };
+  const naive: Target = {
+    label: 'naive parse + stringify (comparison)',
+    url: info.naive,
+    headers: session,
+    rates: [],
+    cpu: [],
+  };
   const targets = [hello, me, goals, uncached, naive];
 
   for (const target of targets) await run(target, info.cpu); // warm-up, not counted
@@ -74,12 +98,16 @@ try {
   const ratio = mean(goals.rates) / mean(hello.rates);
   const perRound = goals.rates.map((rate, i) => `${((rate / hello.rates[i]!) * 100).toFixed(0)} %`).join(', ');
   console.log('');
-  console.log(`GET /api/goals / hello:  ${(ratio * 100).toFixed(1)} % (target >= ${TARGET_RATIO * 100} %; rounds: ${perRound})`);
+  console.log(
+    `GET /api/goals / hello:  ${(ratio * 100).toFixed(1)} % (target >= ${TARGET_RATIO * 100} %; rounds: ${perRound})`,
+  );
   console.log(`GET /api/me / hello:     ${((mean(me.rates) / mean(hello.rates)) * 100).toFixed(1)} %`);
   console.log(`uncached / hello:        ${((mean(uncached.rates) / mean(hello.rates)) * 100).toFixed(1)} %`);
   console.log(`naive / hello:           ${((mean(naive.rates) / mean(hello.rates)) * 100).toFixed(1)} %`);
   const cpuRatio = mean(hello.cpu) / mean(goals.cpu);
-  console.log(`by server CPU per request, GET /api/goals runs at ${(cpuRatio * 100).toFixed(1)} % of the hello route's speed`);
+  console.log(
+    `by server CPU per request, GET /api/goals runs at ${(cpuRatio * 100).toFixed(1)} % of the hello route's speed`,
+  );
   if (ratio < TARGET_RATIO) {
     console.error(`bench: FAILED, GET /api/goals is below ${TARGET_RATIO * 100} % of the hello route`);
     process.exitCode = 1;
@@ -136,10 +164,17 @@ async function checkAnswers(info: ServerInfo): Promise<void> {
 /** One short run: requests per second and server CPU per request; every answer must be a 2xx. */
 async function run(target: Target, cpuUrl: string): Promise<{ rate: number; cpuMicros: number }> {
   const cpuBefore = await serverCpuMicros(cpuUrl);
-  const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: ROUND_SECONDS, headers: target.headers });
+  const result = await autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    duration: ROUND_SECONDS,
+    headers: target.headers,
+  });
   const cpuAfter = await serverCpuMicros(cpuUrl);
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${target.label}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `${target.label}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   const requests = result.requests.total;
   return { rate: requests / ROUND_SECONDS, cpuMicros: (cpuAfter - cpuBefore) / Math.max(1, requests) };

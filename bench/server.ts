@@ -38,7 +38,11 @@ const app = await buildApp(deps);
 // The approach the real route avoids, for comparison: parse every goal's sets and let Fastify stringify it all.
 app.get('/api/bench/naive-goals', async (request) => {
   const goals = await listGoals(deps.db, request.user!.id);
-  return goals.map(({ sets_json, ...goal }) => ({ ...goal, id: String(goal.id), sets: JSON.parse(sets_json) as unknown }));
+  return goals.map(({ sets_json, ...goal }) => ({
+    ...goal,
+    id: String(goal.id),
+    sets: JSON.parse(sets_json) as unknown,
+  }));
 });
 
 // The real serialisation without the cache: what the first list after each change costs.
@@ -108,7 +112,14 @@ async function seedUser(): Promise<string> {
       method: 'POST',
       url: '/api/goals',
       headers: { origin: ORIGIN, cookie: cookieHeader },
-      payload: { name: `Goal ${g + 1} – Übung 💪`, unit: 'Wiederholungen', daily: 50, days: 90, start: '2026-01-01', sets },
+      payload: {
+        name: `Goal ${g + 1} – Übung 💪`,
+        unit: 'Wiederholungen',
+        daily: 50,
+        days: 90,
+        start: '2026-01-01',
+        sets,
+      },
     });
     if (created.statusCode !== 200) throw new Error(`create goal: ${created.statusCode} ${created.body}`);
   }

@@ -19,13 +19,20 @@ export async function printStartTimes(): Promise<void> {
   }
   const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'steady-bench-start-'));
   try {
-    const env = { DATABASE_URL: `sqlite:${path.join(dataDir, 'steady.db')}`, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    const env = {
+      DATABASE_URL: `sqlite:${path.join(dataDir, 'steady.db')}`,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    };
     const server = [process.execPath, 'dist/server/main.js'];
     const first = await timeToFirstAnswer(server, env);
     const again = await timeToFirstAnswer(server, env);
     const npm = await timeToFirstAnswer(['npm', 'start', '--silent'], env);
     console.log('');
-    console.log(`server start to first answer (node dist/server/main.js): first start ${ms(first)}, restart ${ms(again)} (target <= 500 ms)`);
+    console.log(
+      `server start to first answer (node dist/server/main.js): first start ${ms(first)}, restart ${ms(again)} (target <= 500 ms)`,
+    );
     console.log(`npm start on a built checkout to first answer:             ${ms(npm)} (target <= 1500 ms)`);
   } finally {
     await fsp.rm(dataDir, { recursive: true, force: true });

@@ -7,7 +7,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** What the build reads: any of these newer than the build's outputs means the build is stale. */
-const SOURCES = ['src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.base.json', 'scripts/build-server.mjs'];
+const SOURCES = [
+  'src',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.base.json',
+  'scripts/build-server.mjs',
+];
 /** Written by every build: the server's entry (tsc) and the page (Vite). */
 const OUTPUTS = ['dist/server/main.js', 'dist/cli/main.js', 'dist/web/index.html'];
 

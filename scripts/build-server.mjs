@@ -13,10 +13,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'pg-native'];
 
 /** Packages written as CommonJS call `require`, which an ES module bundle must be given. */
-const REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+const REQUIRE_SHIM =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 // `common` is left by the tsc builds before this script.
-for (const folder of ['server', 'cli', 'common']) rmSync(path.join(root, 'dist', folder), { recursive: true, force: true });
+for (const folder of ['server', 'cli', 'common'])
+  rmSync(path.join(root, 'dist', folder), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   // Each entry stays two folders below the package root, as src/server/paths.ts expects.

@@ -5,7 +5,8 @@ import { usageError, type Work } from './work.js';
 /** `steady backup FILE`: a consistent copy of the live database (docs/decisions/0074-backups.md). */
 export function backupCommand(args: string[]): Work {
   const { positionals } = parseArgs({ args, options: {}, strict: true, allowPositionals: true });
-  if (positionals.length !== 1 || !positionals[0]!.trim()) throw usageError('give one file to write, e.g. steady backup steady-backup.db');
+  if (positionals.length !== 1 || !positionals[0]!.trim())
+    throw usageError('give one file to write, e.g. steady backup steady-backup.db');
   const file = positionals[0]!;
   return async ({ deps, io }) => {
     try {

@@ -21,14 +21,16 @@ export function copyCommand(args: string[]): Work {
   }
   return async ({ deps, io }) => {
     const source = deps.config.database;
-    if (JSON.stringify(source) === JSON.stringify(targetConfig)) throw new Error('the target is the configured database itself');
+    if (JSON.stringify(source) === JSON.stringify(targetConfig))
+      throw new Error('the target is the configured database itself');
     const target = openDatabase(targetConfig);
     try {
       await migrateToLatest(target.db, target.dialect);
       const tables = await listDataTables(deps.db);
       for (const table of await listDataTables(target.db)) {
         const rows = await countRows(target.db, table.name);
-        if (rows > 0) throw new Error(`the target is not empty (${table.name} has ${rows} rows); copy only into an empty database`);
+        if (rows > 0)
+          throw new Error(`the target is not empty (${table.name} has ${rows} rows); copy only into an empty database`);
       }
       const copied: Array<[string, number]> = [];
       await target.db.transaction().execute(async (trx) => {
@@ -47,8 +49,12 @@ export function copyCommand(args: string[]): Work {
       }
       const total = copied.reduce((sum, [, n]) => sum + n, 0);
       for (const [name, n] of copied) io.out(`${name.padEnd(18)} ${n}`);
-      io.out(`Copied ${total} rows in ${copied.length} tables from ${describe(source)} to ${describe(targetConfig)}; the counts match.`);
-      io.out('Start the server with DATABASE_URL set to the target and the same SECRET_KEY (or secret.key), so pending invite links keep working.');
+      io.out(
+        `Copied ${total} rows in ${copied.length} tables from ${describe(source)} to ${describe(targetConfig)}; the counts match.`,
+      );
+      io.out(
+        'Start the server with DATABASE_URL set to the target and the same SECRET_KEY (or secret.key), so pending invite links keep working.',
+      );
     } finally {
       await target.close();
     }
@@ -56,5 +62,7 @@ export function copyCommand(args: string[]): Work {
 }
 
 function describe(database: ReturnType<typeof parseDatabaseUrl>): string {
-  return database.kind === 'sqlite' ? `SQLite ${database.file}` : `PostgreSQL ${new URL(database.url).host}${new URL(database.url).pathname}`;
+  return database.kind === 'sqlite'
+    ? `SQLite ${database.file}`
+    : `PostgreSQL ${new URL(database.url).host}${new URL(database.url).pathname}`;
 }

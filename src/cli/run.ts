@@ -78,12 +78,19 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliOutp
 /** Each command checks its arguments before anything is opened and returns the work to do. */
 const COMMANDS: Record<string, (args: string[]) => Work> = {
   invite(args) {
-    const { values } = parseArgs({ args, options: { note: { type: 'string' } }, strict: true, allowPositionals: false });
+    const { values } = parseArgs({
+      args,
+      options: { note: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    });
     const note = checkedInviteNote(values.note);
     return async ({ deps, io }) => {
       const { url, expiresAt } = await createInvite(deps, null, note);
       const validUntil = new Date(expiresAt).toISOString();
-      io.out(`Invite created: single use, valid until ${validUntil}${note === null ? '' : `, note: ${printable(note)}`}`);
+      io.out(
+        `Invite created: single use, valid until ${validUntil}${note === null ? '' : `, note: ${printable(note)}`}`,
+      );
       io.out(url);
     };
   },
@@ -148,5 +155,10 @@ function formatUtc(ms: number): string {
 
 function alignColumns(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd(),
+  );
 }

@@ -17,4 +17,4 @@ export interface WorkContext {
 export type Work = (context: WorkContext) => Promise<void>;
 
 /** A wrong argument: `steady` prints it with a pointer to --help and exits 2. */
-export const usageError = (message: string) => badRequest('usage', message);
+export const usageError = (message: string) => badRequest('bad_request', message);

@@ -8,19 +8,8 @@ import { LIMITS } from './limits.js';
 /** Amounts logged per calendar date: `{ "2026-01-15": [20, 15] }`. Keys are the user's local dates. */
 export type GoalSets = Record<string, number[]>;
 
-export interface Goal {
-  /** Numeric identifier rendered as a string. */
-  id: string;
-  name: string;
-  unit: string;
-  /** Daily target; a JSON number, may have a fraction. */
-  daily: number;
-  /** Number of days; an integer. */
-  days: number;
-  /** Wall-clock `YYYY-MM-DD HH:MM:SS` in the server's time zone. */
-  start: string;
-  sets: GoalSets;
-}
+/** The Goal of the API, as the contract's schema says (common/contract/schemas.ts). */
+export type { Goal } from './contract/schemas.js';
 
 export const GOAL_DEFAULTS = { unit: 'Stück', daily: 1, days: 30 } as const;
 

@@ -11,6 +11,7 @@ import { SMALL_BODY_LIMIT_BYTES } from './http/body-limits.js';
 import { installCsrfGuard } from './http/csrf.js';
 import { frameworkErrorAnswer, installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { installOpenApi } from './http/openapi.js';
 import { echoRequestId, requestLogOptions } from './http/request-log.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { inviteRoutes } from './invites/routes.js';
@@ -19,6 +20,9 @@ import { installRequestMetrics } from './ops/metrics.js';
 import { opsRoutes } from './ops/ops-routes.js';
 import { resetRoutes } from './accounts/reset-routes.js';
 import { webAppRoutes } from './web-app.js';
+
+/** Named in the OpenAPI document's `info.version`. */
+export const APP_VERSION = '0.1.0';
 
 /**
  * How long a client may take to send a whole request, and how long a connection may sit idle. Fastify's default
@@ -53,7 +57,15 @@ export async function buildApp(
     frameworkErrors: frameworkErrorAnswer(deps.config.secureCookies),
     // Types are checked, never coerced: "5" is not a number (spec: no type coercion).
     // Our schemas are checked by the tests; skipping Ajv's meta-schema check of each one saves a tenth of the start time.
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, validateSchema: false } },
+    ajv: {
+      customOptions: {
+        coerceTypes: false,
+        removeAdditional: false,
+        useDefaults: false,
+        allErrors: false,
+        validateSchema: false,
+      },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);
@@ -64,6 +76,8 @@ export async function buildApp(
   installCsrfGuard(app, deps.config.baseUrl);
   await app.register(cookie);
   installAuth(app, deps);
+  // Before every route: the document is built from the routes registered after it.
+  await installOpenApi(app, APP_VERSION);
 
   await app.register(accountRoutes(deps));
   await app.register(resetRoutes(deps));

@@ -163,7 +163,10 @@ function parseSecretKey(raw: string | undefined): Buffer | null {
   const value = nonEmpty(raw);
   if (value === undefined) return null;
   if (!/^[0-9a-fA-F]{64}$/.test(value)) {
-    throw new ConfigError('SECRET_KEY', 'must be 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`');
+    throw new ConfigError(
+      'SECRET_KEY',
+      'must be 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`',
+    );
   }
   return Buffer.from(value, 'hex');
 }
@@ -219,7 +222,10 @@ function parseMetricsToken(raw: string | undefined): string | null {
   if (value === undefined) return null;
   // It guards figures about the users' activity: a guessable token would publish them.
   if (value.length < 16 || /\s/.test(value)) {
-    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters without spaces, e.g. from `openssl rand -hex 16`');
+    throw new ConfigError(
+      'METRICS_TOKEN',
+      'must be at least 16 characters without spaces, e.g. from `openssl rand -hex 16`',
+    );
   }
   return value;
 }

@@ -18,7 +18,14 @@ export function createLogger({ level, readable, write = (text) => process.stdout
   return pino(options, { write: (line: string) => write(readableLine(line)) });
 }
 
-const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 /** Noise for a person: the same in every line, or shown otherwise. */
 const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'inviteUrl']);
 

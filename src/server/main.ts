@@ -14,15 +14,15 @@ async function main(): Promise<void> {
     { openServices },
     { gracefulShutdown },
   ] = await Promise.all([
-      import('./app.js'),
-      import('./backup/start.js'),
-      import('./clock.js'),
-      import('./invites/first-invite.js'),
-      import('./log.js'),
-      import('./ops/server-state-store.js'),
-      import('./services.js'),
-      import('./shutdown.js'),
-    ]);
+    import('./app.js'),
+    import('./backup/start.js'),
+    import('./clock.js'),
+    import('./invites/first-invite.js'),
+    import('./log.js'),
+    import('./ops/server-state-store.js'),
+    import('./services.js'),
+    import('./shutdown.js'),
+  ]);
   const log = createLogger({ level: config.logLevel, readable: process.stdout.isTTY === true });
   const services = await openServices(config, { clock: systemClock, log });
   const { deps } = services;

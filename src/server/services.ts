@@ -34,7 +34,8 @@ export async function openServices(config: Config, options: ServiceOptions): Pro
   makePrivateFolder(config.dataDir);
   const applied = await migrate(config);
   const database = openDatabase(config.database, {
-    onConnectionError: (error) => options.log.warn({ err: error }, 'database connection lost; reconnecting when needed'),
+    onConnectionError: (error) =>
+      options.log.warn({ err: error }, 'database connection lost; reconnecting when needed'),
   });
   try {
     const metrics = createMetrics(database.poolStats);

@@ -19,7 +19,13 @@ export interface ShutdownParts {
  * A request still running after the drain time has its connection cut, so a stuck client cannot keep the
  * process alive (decision 0052). A second signal during the drain changes nothing.
  */
-export function gracefulShutdown({ app, closeServices, log, drainTimeoutMs = DRAIN_TIMEOUT_MS, exit = process.exit }: ShutdownParts) {
+export function gracefulShutdown({
+  app,
+  closeServices,
+  log,
+  drainTimeoutMs = DRAIN_TIMEOUT_MS,
+  exit = process.exit,
+}: ShutdownParts) {
   let closing = false;
   return async (signal: string): Promise<void> => {
     if (closing) return;

@@ -2,63 +2,45 @@
  * The typed client for Steady's HTTP API (docs: /work/shared/spec/habit-goal-api.md). Same origin, HttpOnly
  * cookies; every failure becomes an ApiError carrying the server's stable `code`, which the UI translates.
  */
-import type { Goal } from '../common/goal.js';
+import { type ErrorCode, isErrorCode } from '../common/contract/error-codes.js';
+import type {
+  AccountAnswer,
+  AdminUser,
+  Goal,
+  GoalCreateBody,
+  GoalPatchBody,
+  Invite,
+  InviteCreated,
+  LogAnswer,
+  Me,
+  Ok,
+  PatchMeAnswer,
+  RegisterBody,
+} from '../common/contract/schemas.js';
 import type { Locale } from '../common/locales.js';
 
-export interface Me {
-  ok: true;
-  id: number;
-  email: string;
-  name: string;
-  locale: Locale;
-  is_admin: boolean;
-}
+// The shapes are the contract's (common/contract/schemas.ts), never copied here.
+export type { AdminUser, Goal, Invite, Me } from '../common/contract/schemas.js';
 
-export type { Goal } from '../common/goal.js';
+/** What the goal form sends; the server's defaults fill in what is left out. */
+export type GoalInput = GoalCreateBody;
 
-export interface GoalInput {
-  name: string;
-  /** Left out when empty: the server then uses its default unit. */
-  unit?: string;
-  daily: number;
-  days: number;
-  start?: string;
-}
-
-export interface Invite {
-  url: string | null;
-  note: string | null;
-  status: 'pending' | 'used' | 'expired';
-  created_at: string;
-  expires_at: string;
-  used_at: string | null;
-  used_by_email: string | null;
-}
+/** The codes a failure can carry: the server's, or `network` when the server could not be reached. */
+export type ClientErrorCode = ErrorCode | 'network';
 
 /** Downloads (plain links: the browser saves the attachment with the session cookie). */
 export const EXPORT_LINKS = { json: '/api/export', csv: '/api/export.csv' } as const;
-
-export interface AdminUser {
-  id: number;
-  email: string;
-  username: string;
-  registered: number;
-}
-
-export interface SetsAnswer {
-  ok: true;
-  date: string;
-  amounts: number[];
-}
 
 /** A failed request. `code` is the server's code, or `network` when the server could not be reached. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ClientErrorCode,
     message: string,
     /** Seconds from `Retry-After` on 429, else null. */
     readonly retryAfter: number | null = null,
+    /** The input the server named (`daily`, `goals[1].daily`), else null. */
+    readonly field: string | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -86,13 +68,15 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   }
   const data: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const record = (data ?? {}) as { error?: unknown; code?: unknown };
+    const record = (data ?? {}) as { error?: unknown; code?: unknown; field?: unknown };
     const retry = Number(response.headers.get('retry-after'));
     const failure = new ApiError(
       response.status,
-      typeof record.code === 'string' ? record.code : fallbackCode(response.status),
+      // A code this app does not know (a newer server) is treated as its status's general code.
+      isErrorCode(record.code) ? record.code : fallbackCode(response.status),
       typeof record.error === 'string' ? record.error : response.statusText,
       Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : null,
+      typeof record.field === 'string' ? record.field : null,
     );
     if (failure.code === 'unauthenticated') unauthenticated();
     throw failure;
@@ -100,7 +84,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return data as T;
 }
 
-function fallbackCode(status: number): string {
+function fallbackCode(status: number): ErrorCode {
   if (status === 401) return 'unauthenticated';
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not_found';
@@ -120,31 +104,30 @@ export const api = {
       throw error;
     }
   },
-  login: (email: string, password: string) => call<{ ok: true; email: string; name: string }>('POST', '/api/login', { email, password }),
-  logout: () => call<{ ok: true }>('POST', '/api/logout', {}),
-  register: (body: { email: string; password: string; token: string; name?: string }) =>
-    call<{ ok: true; email: string; name: string }>('POST', '/api/register', body),
-  setName: (name: string) => call<{ ok: true; name: string }>('PATCH', '/api/me', { name }),
-  setLocale: (locale: Locale) => call<{ ok: true; locale: Locale }>('PATCH', '/api/me', { locale }),
-  requestReset: (email: string) => call<{ ok: true }>('POST', '/api/reset-request', { email }),
+  login: (email: string, password: string) => call<AccountAnswer>('POST', '/api/login', { email, password }),
+  logout: () => call<Ok>('POST', '/api/logout', {}),
+  register: (body: RegisterBody) => call<AccountAnswer>('POST', '/api/register', body),
+  setName: (name: string) => call<PatchMeAnswer & { name: string }>('PATCH', '/api/me', { name }),
+  setLocale: (locale: Locale) => call<PatchMeAnswer>('PATCH', '/api/me', { locale }),
+  requestReset: (email: string) => call<Ok>('POST', '/api/reset-request', { email }),
   resetPassword: (selector: string, token: string, password: string) =>
-    call<{ ok: true }>('POST', '/api/reset-password', { selector, token, password }),
+    call<Ok>('POST', '/api/reset-password', { selector, token, password }),
   changePassword: (oldPassword: string, newPassword: string) =>
-    call<{ ok: true }>('POST', '/api/change-password', { old_password: oldPassword, new_password: newPassword }),
-  deleteAccount: (password: string) => call<{ ok: true }>('DELETE', '/api/me', { password }),
-  logoutOthers: () => call<{ ok: true }>('POST', '/api/sessions/logout-others', {}),
+    call<Ok>('POST', '/api/change-password', { old_password: oldPassword, new_password: newPassword }),
+  deleteAccount: (password: string) => call<Ok>('DELETE', '/api/me', { password }),
+  logoutOthers: () => call<Ok>('POST', '/api/sessions/logout-others', {}),
 
   goals: () => call<Goal[]>('GET', '/api/goals'),
-  createGoal: (input: GoalInput) => call<Goal>('POST', '/api/goals', input),
-  updateGoal: (id: string, input: Partial<GoalInput>) => call<{ ok: true }>('PATCH', goalPath(id), input),
-  deleteGoal: (id: string) => call<{ ok: true }>('DELETE', goalPath(id)),
+  createGoal: (input: GoalCreateBody) => call<Goal>('POST', '/api/goals', input),
+  updateGoal: (id: string, input: GoalPatchBody) => call<Ok>('PATCH', goalPath(id), input),
+  deleteGoal: (id: string) => call<Ok>('DELETE', goalPath(id)),
   addAmount: (id: string, date: string, amount: number) =>
-    call<SetsAnswer>('POST', `${goalPath(id)}/sets/${encodeURIComponent(date)}`, { amount }),
+    call<LogAnswer>('POST', `${goalPath(id)}/sets/${encodeURIComponent(date)}`, { amount }),
   removeAmount: (id: string, date: string, amount: number) =>
-    call<SetsAnswer>('POST', `${goalPath(id)}/sets/${encodeURIComponent(date)}/remove`, { amount }),
+    call<LogAnswer>('POST', `${goalPath(id)}/sets/${encodeURIComponent(date)}/remove`, { amount }),
 
-  createInvite: (note: string) => call<{ url: string }>('POST', '/api/invite', note ? { note } : {}),
+  createInvite: (note: string) => call<InviteCreated>('POST', '/api/invite', note ? { note } : {}),
   invites: () => call<Invite[]>('GET', '/api/invites'),
-  revokeInvite: (url: string) => call<{ ok: true }>('POST', '/api/invites/revoke', { url }),
+  revokeInvite: (url: string) => call<Ok>('POST', '/api/invites/revoke', { url }),
   adminUsers: () => call<AdminUser[]>('GET', '/api/admin/users'),
 };

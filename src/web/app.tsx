@@ -1,11 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, api, type Goal, type Me, onUnauthenticated } from './api.js';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { ApiError, api } from './api.js';
 import { LanguagePicker, LocaleContext } from './components/LanguagePicker.js';
 import { announce, Toast } from './components/Toast.js';
 import { AppContext, type AppState } from './context.js';
 import { errorText } from './errors.js';
-import { type Locale, preferredLocale, t, setUiLocale } from './i18n/index.js';
-import type { TextKey } from './i18n/types.js';
+import { t } from './i18n/index.js';
 import { AdminPage } from './pages/admin.js';
 import { ForgotPage, LoginPage, RegisterPage, ResetPage } from './pages/auth.js';
 import { GoalDetailPage } from './pages/goal-detail.js';
@@ -13,164 +12,56 @@ import { EditGoalPage, NewGoalPage } from './pages/goal-form.js';
 import { GoalsPage } from './pages/goals.js';
 import { InvitesPage } from './pages/invites.js';
 import { SettingsPage } from './pages/settings.js';
-import { clearQuery, href, type Route, useRoute } from './router.js';
+import { href, type Route, useRoute } from './router.js';
+import { useEntryLink } from './use-entry-link.js';
+import { useGoals } from './use-goals.js';
+import { type Session, useSession } from './use-session.js';
 
-/** `failed`: /api/me did not answer with a user or a 401 (no connection, or a server error). */
-type Session = { state: 'loading' } | { state: 'failed'; error: unknown } | { state: 'out' } | { state: 'in'; me: Me };
-
-/** A link the app was opened with: an invite to register with, or a password reset pair. */
-type Link = { kind: 'invite'; token: string } | { kind: 'reset'; selector: string; token: string } | null;
-
-function readLink(search: string): Link {
-  const query = new URLSearchParams(search);
-  const invite = query.get('invite');
-  if (invite) return { kind: 'invite', token: invite };
-  const selector = query.get('reset_selector');
-  const token = query.get('reset_token');
-  if (selector && token) return { kind: 'reset', selector, token };
-  return null;
-}
-
-/** The language for texts, numbers and dates, and for the document (screen readers pick their voice by it). */
-function applyDocumentLocale(next: Locale): Locale {
-  setUiLocale(next);
-  document.documentElement.lang = next;
-  return next;
-}
-
+/** The whole app: who is logged in (useSession), their goals (useGoals), the link it was opened with, the page. */
 export function App() {
-  const [locale, setLocale] = useState<Locale>(() => applyDocumentLocale(preferredLocale(navigator.languages ?? [navigator.language])));
-  const [session, setSession] = useState<Session>({ state: 'loading' });
-  const [link, setLink] = useState<Link>(() => readLink(window.location.search));
-  const [notice, setNotice] = useState<TextKey | null>(null);
-  const [goals, setGoals] = useState<Goal[] | null>(null);
-  const [goalsError, setGoalsError] = useState<unknown>(null);
+  const { session, locale, applyLocale, loadMe, setMe, changeLocale, logout } = useSession();
+  const goals = useGoals(session.state === 'in' ? session.me.id : null);
+  const entry = useEntryLink();
   const route = useRoute();
-
-  const applyLocale = useCallback((next: Locale) => setLocale(applyDocumentLocale(next)), []);
-
-  const loadMe = useCallback(async () => {
-    try {
-      const me = await api.me();
-      if (me) {
-        applyLocale(me.locale);
-        setSession({ state: 'in', me });
-      } else {
-        setSession({ state: 'out' });
-      }
-    } catch (error) {
-      setSession({ state: 'failed', error });
-    }
-  }, []);
-
-  // A session that ended elsewhere (logout on another device, password change) leads back to the login, whichever
-  // request finds out.
-  const sessionNow = useRef(session);
-  sessionNow.current = session;
-  useEffect(
-    () =>
-      onUnauthenticated(() => {
-        if (sessionNow.current.state !== 'in') return;
-        setSession({ state: 'out' });
-        window.location.hash = href.login;
-      }),
-    [],
+  useFocusOnNewPage(
+    session.state === 'loading' ? null : `${session.state} ${entry.link?.kind ?? ''} ${JSON.stringify(route)}`,
   );
 
-  const reloadGoals = useCallback(async () => {
-    setGoalsError(null);
-    try {
-      setGoals(await api.goals());
-    } catch (failure) {
-      setGoalsError(failure);
-    }
-  }, []);
-
-  useEffect(() => void loadMe(), []);
-  useEffect(() => {
-    if (session.state === 'in') return void reloadGoals();
-    setGoals(null);
-    setGoalsError(null);
-  }, [session.state === 'in' ? session.me.id : null]);
-
-  // When the page changes (navigation, login, registration, logout), focus the new page's heading so keyboard and
-  // screen-reader users start there. The first page shown after loading keeps the browser's own start.
-  const view = session.state === 'loading' ? null : `${session.state} ${link?.kind ?? ''} ${JSON.stringify(route)}`;
-  const lastView = useRef<string | null>(null);
-  useEffect(() => {
-    if (view === null) return;
-    const previous = lastView.current;
-    lastView.current = view;
-    if (previous === null || previous === view) return;
-    window.scrollTo(0, 0);
-    requestAnimationFrame(() => document.querySelector<HTMLElement>('main h1')?.focus());
-  }, [view]);
-
-  const changeLocale = useCallback(
-    async (next: Locale) => {
-      applyLocale(next);
-      if (session.state === 'in') {
-        try {
-          await api.setLocale(next);
-          setSession({ state: 'in', me: { ...session.me, locale: next } });
-        } catch (failure) {
-          announce(errorText(failure));
-        }
-      }
-    },
-    [session],
+  const appState = useMemo<AppState | null>(
+    () => (session.state === 'in' ? { me: session.me, setMe, ...goals, announce, changeLocale, logout } : null),
+    [session, setMe, goals, changeLocale, logout],
   );
-
-  const appState = useMemo<AppState | null>(() => {
-    if (session.state !== 'in') return null;
-    return {
-      me: session.me,
-      setMe: (me) => setSession({ state: 'in', me }),
-      goals,
-      goalsError,
-      reloadGoals,
-      putGoal: (goal) =>
-        setGoals((list) => {
-          const current = list ?? [];
-          return current.some((item) => item.id === goal.id) ? current.map((item) => (item.id === goal.id ? goal : item)) : [...current, goal];
-        }),
-      putAmounts: (goalId, date, amounts) =>
-        setGoals((list) => (list ?? []).map((item) => (item.id === goalId ? withAmounts(item, date, amounts) : item))),
-      dropGoal: (id) => setGoals((list) => (list ?? []).filter((item) => item.id !== id)),
-      announce,
-      changeLocale,
-      logout: async () => {
-        try {
-          await api.logout();
-        } finally {
-          setSession({ state: 'out' });
-          window.location.hash = href.login;
-        }
-      },
-    };
-  }, [session, goals, goalsError, changeLocale]);
 
   async function registered() {
     // The server starts every account in its default language; keep the one the visitor is reading.
     await api.setLocale(locale).catch(() => undefined);
     // The user first, then leave the invite page: the other order shows the login page in between.
     await loadMe();
-    setLink(null);
-    clearQuery(href.goals);
+    entry.leave(href.goals);
   }
 
-  function resetDone() {
-    setLink(null);
-    clearQuery(href.login);
-    setNotice('reset.done');
-  }
-
+  const { link } = entry;
   let content;
   if (session.state === 'loading') content = <p class="muted">{t('app.loading')}</p>;
   else if (session.state === 'failed') content = <Unavailable error={session.error} onRetry={() => void loadMe()} />;
   else if (link?.kind === 'invite') content = <RegisterPage token={link.token} onRegistered={registered} />;
-  else if (link?.kind === 'reset') content = <ResetPage selector={link.selector} token={link.token} onDone={resetDone} onLeave={() => { setLink(null); clearQuery(href.login); }} />;
-  else if (session.state === 'out') content = route.page === 'forgot' ? <ForgotPage /> : <LoginPage notice={notice && t(notice)} onLoggedIn={async () => { setNotice(null); await loadMe(); }} />;
+  else if (link?.kind === 'reset')
+    content = (
+      <ResetPage selector={link.selector} token={link.token} onDone={entry.resetDone} onLeave={() => entry.leave()} />
+    );
+  else if (session.state === 'out')
+    content =
+      route.page === 'forgot' ? (
+        <ForgotPage />
+      ) : (
+        <LoginPage
+          notice={entry.notice && t(entry.notice)}
+          onLoggedIn={async () => {
+            entry.clearNotice();
+            await loadMe();
+          }}
+        />
+      );
   else content = <LoggedInPage route={route} isAdmin={session.me.is_admin} />;
 
   return (
@@ -189,11 +80,20 @@ export function App() {
   );
 }
 
-function withAmounts(goal: Goal, date: string, amounts: number[]): Goal {
-  const sets = { ...goal.sets };
-  if (amounts.length > 0) sets[date] = amounts;
-  else delete sets[date];
-  return { ...goal, sets };
+/**
+ * When the page changes (navigation, login, registration, logout), focus the new page's heading so keyboard and
+ * screen-reader users start there. The first page shown after loading keeps the browser's own start.
+ */
+function useFocusOnNewPage(view: string | null): void {
+  const lastView = useRef<string | null>(null);
+  useEffect(() => {
+    if (view === null) return;
+    const previous = lastView.current;
+    lastView.current = view;
+    if (previous === null || previous === view) return;
+    window.scrollTo(0, 0);
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('main h1')?.focus());
+  }, [view]);
 }
 
 /** The skip link must not change the hash, which is the app's router. */

@@ -1,16 +1,31 @@
-/** Turns any failure into a translated message and, where the server's code points at one, the field it concerns. */
-import { ApiError } from './api.js';
+/**
+ * Turns any failure into a translated message and the field it concerns. Both come from the server's `code` and
+ * `field` (or a FieldProblem the form found first), never from the English message (decision 0081).
+ */
+import type { ErrorCode } from '../common/contract/error-codes.js';
+import { GOAL_LIMITS } from '../common/goal.js';
+import { LIMITS } from '../common/limits.js';
+import { codePointLength } from '../common/text.js';
+import { ApiError, type ClientErrorCode } from './api.js';
 import { hasText, t, tp } from './i18n/index.js';
 
-/** A problem the form found before asking the server: the field it concerns and a server-style error code. */
+/** A problem the form found before asking the server: the field it concerns and the code the server would send. */
 export class FieldProblem extends Error {
   constructor(
     readonly field: string,
-    readonly code: string,
+    readonly code: ErrorCode,
   ) {
     super(code);
     this.name = 'FieldProblem';
   }
+}
+
+/**
+ * Refuses a value longer than the contract's `max` (characters after trimming, as the server counts) with the
+ * code the server would answer, so nothing is cut and the reason shows next to the field.
+ */
+export function checkLength(field: string, value: string, max: number, code: ErrorCode): void {
+  if (codePointLength(value.trim()) > max) throw new FieldProblem(field, code);
 }
 
 /**
@@ -22,43 +37,35 @@ export interface ShownError {
   failure: unknown;
 }
 
-/** Codes that always concern the same field (forms may rename it, e.g. password -> new_password). */
-const FIELD_OF_CODE: Record<string, string> = {
-  invalid_email: 'email',
-  email_taken: 'email',
-  password_too_short: 'password',
-  password_too_long: 'password',
-  name_too_long: 'name',
-  wrong_password: 'old_password',
-  invalid_amount: 'amount',
-};
+/** The limits the texts name (`{goalNameMax}` ...), so a text never states a number the contract does not. */
+export const LIMIT_VARS = { ...LIMITS, dailyMax: GOAL_LIMITS.dailyMax, goalsPerUserMax: GOAL_LIMITS.goalsPerUserMax };
 
-/** Codes whose English message from the server starts with the offending field's name ("daily must be a number"). */
-const FIELD_IN_MESSAGE = new Set(['missing_field', 'invalid_goal', 'invalid_input']);
-
+/**
+ * The translated reason: `error.<code>.<field>` where the language has a text for that pair (e.g. why `daily` was
+ * refused), else `error.<code>`.
+ */
 export function errorText(error: unknown): string {
-  if (error instanceof FieldProblem) return codeText(error.code);
+  if (error instanceof FieldProblem) return codeText(error.code, error.field);
   if (!(error instanceof ApiError)) return t('error.unknown');
   if (error.code === 'too_many_attempts') return tp('error.too_many_attempts', error.retryAfter ?? 60);
-  return codeText(error.code);
+  return codeText(error.code, error.field);
 }
 
-function codeText(code: string): string {
-  const key = `error.${code}`;
-  return hasText(key) ? t(key) : t('error.unknown');
+function codeText(code: ClientErrorCode, field: string | null): string {
+  const specific = `error.${code}.${field ?? ''}`;
+  if (field !== null && hasText(specific)) return t(specific, LIMIT_VARS);
+  const general = `error.${code}`;
+  return hasText(general) ? t(general, LIMIT_VARS) : t('error.unknown');
 }
 
 /**
- * The failure and its field among `fields`; `rename` maps the server's field names to the form's
- * (change-password calls the new password `new_password`).
+ * The failure and its field among `fields` (the form's input ids); `rename` maps the server's field names to the
+ * form's where they differ. A field the form does not show leaves the message above the form.
  */
 export function showError(error: unknown, fields: readonly string[], rename: Record<string, string> = {}): ShownError {
-  let field: string | undefined;
+  let field: string | null = null;
   if (error instanceof FieldProblem) field = error.field;
-  else if (error instanceof ApiError) {
-    field = FIELD_OF_CODE[error.code];
-    if (FIELD_IN_MESSAGE.has(error.code)) field = /^[a-z_]+/.exec(error.message)?.[0];
-    if (field !== undefined) field = rename[field] ?? field;
-  }
-  return { field: field !== undefined && fields.includes(field) ? field : null, failure: error };
+  else if (error instanceof ApiError) field = error.field;
+  if (field !== null) field = rename[field] ?? field;
+  return { field: field !== null && fields.includes(field) ? field : null, failure: error };
 }

@@ -14,7 +14,8 @@ export type Route =
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   const [first, second, third] = parts;
-  if (first === 'goal' && second && /^\d+$/.test(second)) return third === 'edit' ? { page: 'edit', id: second } : { page: 'goal', id: second };
+  if (first === 'goal' && second && /^\d+$/.test(second))
+    return third === 'edit' ? { page: 'edit', id: second } : { page: 'goal', id: second };
   if (first === 'new') return { page: 'new' };
   if (first === 'invites' || first === 'settings' || first === 'admin' || first === 'forgot') return { page: first };
   return { page: 'goals' };

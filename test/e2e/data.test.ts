@@ -9,90 +9,102 @@ import { chromiumAvailable, cliInvite, launchBrowser, startServer } from './supp
 
 const PASSWORD = 'my data is mine 1';
 
-test('export from Settings, revoke an invite, delete the account with confirmation', { timeout: 120_000 }, async (t) => {
-  if (!chromiumAvailable(t)) return;
-  const server = await startServer('nobody@example.com');
-  t.after(() => server.stop());
-  const browser = await launchBrowser();
-  t.after(() => browser.close());
-  const context = await browser.newContext({ locale: 'en-GB', acceptDownloads: true, viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-
-  await page.goto(await cliInvite(server));
-  await page.getByLabel('E-mail').fill('dana@example.com');
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Your goals' }).waitFor();
-  const created = await page.evaluate(async () => {
-    const response = await fetch('/api/goals', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Push-ups 💪', daily: 0.1, sets: { '2026-01-15': [0.1, 2] } }),
+test(
+  'export from Settings, revoke an invite, delete the account with confirmation',
+  { timeout: 120_000 },
+  async (t) => {
+    if (!chromiumAvailable(t)) return;
+    const server = await startServer('nobody@example.com');
+    t.after(() => server.stop());
+    const browser = await launchBrowser();
+    t.after(() => browser.close());
+    const context = await browser.newContext({
+      locale: 'en-GB',
+      acceptDownloads: true,
+      viewport: { width: 390, height: 844 },
     });
-    return response.json();
-  });
+    const page = await context.newPage();
 
-  await t.test('export', async () => {
-    await page.goto(`${server.baseUrl}/#/settings`);
-    await page.getByRole('heading', { name: 'Your data' }).waitFor();
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('region', { name: 'Your data' }).getByRole('link', { name: 'Download all data (JSON)' }).click(),
-    ]);
-    assert.match(download.suggestedFilename(), /^steady-export-\d{4}-\d{2}-\d{2}\.json$/);
-    const document = JSON.parse(readFileSync((await download.path())!, 'utf8'));
-    assert.equal(document.format, 'steady-export');
-    assert.equal(document.account.email, 'dana@example.com');
-    assert.equal(document.goals.length, 1);
-    const { created_at: _c, updated_at: _u, ...goal } = document.goals[0];
-    assert.deepEqual(goal, created);
-  });
-
-  await t.test('revoke', async () => {
-    await page.goto(`${server.baseUrl}/#/invites`);
-    await page.getByLabel('Note (optional)').fill('for Emil');
-    await page.getByRole('button', { name: 'Create invite link' }).click();
-    const url = await page.getByLabel('New invite link').inputValue();
-    const row = page.locator('li.invite', { hasText: 'for Emil' });
-    await row.getByText('Pending').waitFor();
-    await row.getByRole('button', { name: /^Revoke/ }).click();
-    await row.getByText('Expired', { exact: true }).waitFor();
-    assert.equal(await row.getByRole('button', { name: /^Revoke/ }).count(), 0);
-    assert.equal(await row.getByText(url).count(), 0);
-    const register = await fetch(`${server.baseUrl}/api/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.baseUrl },
-      body: JSON.stringify({ email: 'emil@example.com', password: PASSWORD, token: new URL(url).searchParams.get('invite') }),
-    });
-    assert.equal(register.status, 400);
-  });
-
-  await t.test('delete the account with the password and a confirmation', async () => {
-    await page.goto(`${server.baseUrl}/#/settings`);
-    const section = page.locator('form', { has: page.getByRole('heading', { name: 'Delete account' }) });
-    // The export is offered right there, before anything is deleted.
-    await section.getByRole('link', { name: 'Download all data (JSON)' }).waitFor();
-    await section.getByText('This cannot be undone.', { exact: false }).waitFor();
-
-    await section.getByLabel('Your password').fill('not my password');
-    await section.getByRole('button', { name: 'Delete account' }).click();
-    await section.getByText('Really delete the account dana@example.com and all its data?').waitFor();
-    await section.getByRole('button', { name: 'Yes, delete my account' }).click();
-    await section.getByText('The current password is wrong.').waitFor();
-
-    await section.getByLabel('Your password').fill(PASSWORD);
-    await section.getByRole('button', { name: 'Delete account' }).click();
-    await section.getByRole('button', { name: 'Cancel' }).click();
-    assert.equal(await section.getByRole('button', { name: 'Yes, delete my account' }).count(), 0);
-    await section.getByRole('button', { name: 'Delete account' }).click();
-    await section.getByRole('button', { name: 'Yes, delete my account' }).click();
-
-    await page.getByRole('heading', { name: 'Log in' }).waitFor();
-    const me = await page.evaluate(async () => (await fetch('/api/me')).status);
-    assert.equal(me, 401);
+    await page.goto(await cliInvite(server));
     await page.getByLabel('E-mail').fill('dana@example.com');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByText('Wrong e-mail or password.').waitFor();
-  });
-});
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Your goals' }).waitFor();
+    const created = await page.evaluate(async () => {
+      const response = await fetch('/api/goals', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Push-ups 💪', daily: 0.1, sets: { '2026-01-15': [0.1, 2] } }),
+      });
+      return response.json();
+    });
+
+    await t.test('export', async () => {
+      await page.goto(`${server.baseUrl}/#/settings`);
+      await page.getByRole('heading', { name: 'Your data' }).waitFor();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('region', { name: 'Your data' }).getByRole('link', { name: 'Download all data (JSON)' }).click(),
+      ]);
+      assert.match(download.suggestedFilename(), /^steady-export-\d{4}-\d{2}-\d{2}\.json$/);
+      const document = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+      assert.equal(document.format, 'steady-export');
+      assert.equal(document.account.email, 'dana@example.com');
+      assert.equal(document.goals.length, 1);
+      const { created_at: _c, updated_at: _u, ...goal } = document.goals[0];
+      assert.deepEqual(goal, created);
+    });
+
+    await t.test('revoke', async () => {
+      await page.goto(`${server.baseUrl}/#/invites`);
+      await page.getByLabel('Note (optional)').fill('for Emil');
+      await page.getByRole('button', { name: 'Create invite link' }).click();
+      const url = await page.getByLabel('New invite link').inputValue();
+      const row = page.locator('li.invite', { hasText: 'for Emil' });
+      await row.getByText('Pending').waitFor();
+      await row.getByRole('button', { name: /^Revoke/ }).click();
+      await row.getByText('Expired', { exact: true }).waitFor();
+      assert.equal(await row.getByRole('button', { name: /^Revoke/ }).count(), 0);
+      assert.equal(await row.getByText(url).count(), 0);
+      const register = await fetch(`${server.baseUrl}/api/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.baseUrl },
+        body: JSON.stringify({
+          email: 'emil@example.com',
+          password: PASSWORD,
+          token: new URL(url).searchParams.get('invite'),
+        }),
+      });
+      assert.equal(register.status, 400);
+    });
+
+    await t.test('delete the account with the password and a confirmation', async () => {
+      await page.goto(`${server.baseUrl}/#/settings`);
+      const section = page.locator('form', { has: page.getByRole('heading', { name: 'Delete account' }) });
+      // The export is offered right there, before anything is deleted.
+      await section.getByRole('link', { name: 'Download all data (JSON)' }).waitFor();
+      await section.getByText('This cannot be undone.', { exact: false }).waitFor();
+
+      await section.getByLabel('Your password').fill('not my password');
+      await section.getByRole('button', { name: 'Delete account' }).click();
+      await section.getByText('Really delete the account dana@example.com and all its data?').waitFor();
+      await section.getByRole('button', { name: 'Yes, delete my account' }).click();
+      await section.getByText('The current password is wrong.').waitFor();
+
+      await section.getByLabel('Your password').fill(PASSWORD);
+      await section.getByRole('button', { name: 'Delete account' }).click();
+      await section.getByRole('button', { name: 'Cancel' }).click();
+      assert.equal(await section.getByRole('button', { name: 'Yes, delete my account' }).count(), 0);
+      await section.getByRole('button', { name: 'Delete account' }).click();
+      await section.getByRole('button', { name: 'Yes, delete my account' }).click();
+
+      await page.getByRole('heading', { name: 'Log in' }).waitFor();
+      const me = await page.evaluate(async () => (await fetch('/api/me')).status);
+      assert.equal(me, 401);
+      await page.getByLabel('E-mail').fill('dana@example.com');
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByText('Wrong e-mail or password.').waitFor();
+    });
+  },
+);

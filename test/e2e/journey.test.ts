@@ -50,7 +50,8 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     // Amounts go through the atomic logging endpoints; a whole `sets` sent back could overwrite another device's logs.
     page.on('request', (request) => {
       const body = request.postData();
-      if (new URL(request.url()).pathname.startsWith('/api/') && body && /"sets"\s*:/.test(body)) setsSent.push(`${request.method()} ${request.url()} ${body}`);
+      if (new URL(request.url()).pathname.startsWith('/api/') && body && /"sets"\s*:/.test(body))
+        setsSent.push(`${request.method()} ${request.url()} ${body}`);
     });
     return { context, page };
   };
@@ -120,7 +121,11 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await waitForText(page.locator('.facts'), '50 / 50 push-ups today');
     assert.match((await todayCell(page).getAttribute('title')) ?? '', /50 of 50 – target met$/);
-    assert.equal(await page.locator('svg.ring .ring-check').count(), 1, 'a met target shows a check mark, not only a colour');
+    assert.equal(
+      await page.locator('svg.ring .ring-check').count(),
+      1,
+      'a met target shows a check mark, not only a colour',
+    );
 
     await page.getByRole('button', { name: /Undo last entry/ }).click();
     await waitForText(page.locator('.facts'), '35 / 50 push-ups today');
@@ -143,7 +148,9 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await waitForText(page.locator('.past-day h3'), '65 / 50');
     await page.getByRole('button', { name: 'Remove 5' }).click();
     await waitForText(page.locator('.past-day h3'), '60 / 50');
-    await page.waitForFunction(() => document.activeElement === document.querySelector('.past-day h3'), undefined, { timeout: 5000 });
+    await page.waitForFunction(() => document.activeElement === document.querySelector('.past-day h3'), undefined, {
+      timeout: 5000,
+    });
     await logOn(addDays(today, -4), '20');
     await waitForText(page.locator('.past-day h3'), '20 / 50');
     await logOn(addDays(today, -5), '50');
@@ -225,7 +232,10 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
       body: JSON.stringify({ email: ADMIN, password: PASSWORD }),
     });
     assert.equal(otherDevice.status, 200);
-    const otherCookies = otherDevice.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const otherCookies = otherDevice.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
     const otherMe = () => fetch(`${server.baseUrl}/api/me`, { headers: { cookie: otherCookies } });
     assert.equal((await otherMe()).status, 200);
     await page.getByRole('button', { name: 'Log out everywhere else' }).click();
@@ -265,7 +275,11 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await bob.page.getByRole('button', { name: 'Konto anlegen' }).click();
     await heading(bob.page, 'Deine Ziele');
     assert.equal(await bob.page.getAttribute('html', 'lang'), 'de');
-    assert.equal(await bob.page.getByRole('navigation').getByRole('link', { name: 'Benutzer' }).count(), 0, 'no admin link for Bob');
+    assert.equal(
+      await bob.page.getByRole('navigation').getByRole('link', { name: 'Benutzer' }).count(),
+      0,
+      'no admin link for Bob',
+    );
 
     await page.reload();
     await heading(page, 'Invites');
@@ -304,7 +318,9 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await waitForText(bobPage.getByRole('status').first(), BOB);
     const mail = await server.smtp.nextMail(seen, 10_000);
     assert.deepEqual(mail.to, [BOB]);
-    const link = new RegExp(`${escapeRegExp(server.baseUrl)}/\\?reset_selector=[^\\s"<>]+`).exec(mail.decoded)?.[0].replace(/&amp;/g, '&');
+    const link = new RegExp(`${escapeRegExp(server.baseUrl)}/\\?reset_selector=[^\\s"<>]+`)
+      .exec(mail.decoded)?.[0]
+      .replace(/&amp;/g, '&');
     assert.ok(link, 'the mail carries a reset link');
 
     await bobPage.goto(link);
@@ -366,14 +382,19 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await page.getByRole('button', { name: 'Delete goal' }).click();
     await waitForText(page.locator('.confirm'), 'Delete “Read” and everything logged for it?');
     await page.getByRole('button', { name: 'Cancel' }).click();
-    await page.waitForFunction(() => document.activeElement?.textContent === 'Delete goal', undefined, { timeout: 5000 });
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Delete goal', undefined, {
+      timeout: 5000,
+    });
     await page.getByRole('button', { name: 'Delete goal' }).click();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
     await heading(page, 'Your goals');
     await waitForText(page.locator('.toast'), 'Goal deleted.');
     assert.equal(await page.locator('.goal-card').count(), 1);
     const goals = await page.evaluate(async () => (await (await fetch('/api/goals')).json()) as { name: string }[]);
-    assert.deepEqual(goals.map((goal) => goal.name), ['Push-ups daily']);
+    assert.deepEqual(
+      goals.map((goal) => goal.name),
+      ['Push-ups daily'],
+    );
   });
 
   await step('the app shell starts offline from the service worker, which keeps no API answer', async () => {
@@ -381,7 +402,11 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await heading(page, 'Your goals');
     await page.waitForFunction(async () => {
       const registration = await navigator.serviceWorker.ready;
-      return registration.active !== null && navigator.serviceWorker.controller !== null && (await caches.match('/')) !== undefined;
+      return (
+        registration.active !== null &&
+        navigator.serviceWorker.controller !== null &&
+        (await caches.match('/')) !== undefined
+      );
     });
     const cached = await page.evaluate(async () => {
       const paths: string[] = [];
@@ -390,8 +415,15 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
       }
       return { paths, page: (await caches.match('/'))?.headers.get('content-type') ?? null };
     });
-    assert.deepEqual(cached.paths.filter((path) => path.startsWith('/api/')), [], 'no API answer in the caches');
-    assert.ok(cached.paths.some((path) => path.startsWith('/assets/')), `the scripts are cached: ${cached.paths.join(' ')}`);
+    assert.deepEqual(
+      cached.paths.filter((path) => path.startsWith('/api/')),
+      [],
+      'no API answer in the caches',
+    );
+    assert.ok(
+      cached.paths.some((path) => path.startsWith('/assets/')),
+      `the scripts are cached: ${cached.paths.join(' ')}`,
+    );
     assert.match(cached.page ?? '', /^text\/html/);
     // An icon or the manifest opened in a tab is a navigation too; neither may take the page's place in the cache.
     await page.goto(`${server.baseUrl}/icon.svg`);
@@ -441,8 +473,16 @@ async function heading(page: Page, name: string): Promise<void> {
 /** The page's h1 has the focus (after in-app navigation, login or registration). */
 async function headingFocused(page: Page, name: string): Promise<void> {
   await page
-    .waitForFunction((text) => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === text, name, { timeout: 5000 })
-    .catch(async () => assert.fail(`the h1 "${name}" does not have the focus; ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120))} has`));
+    .waitForFunction(
+      (text) => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === text,
+      name,
+      { timeout: 5000 },
+    )
+    .catch(async () =>
+      assert.fail(
+        `the h1 "${name}" does not have the focus; ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120))} has`,
+      ),
+    );
 }
 
 function cell(page: Page, date: string): Locator {
@@ -467,4 +507,3 @@ async function waitForText(locator: Locator, expected: string, timeout = 10_000)
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
-

@@ -18,7 +18,11 @@ async function focused(page: Page): Promise<{ name: string; tabStop: boolean; ou
     const label = (element as HTMLInputElement).labels?.[0]?.textContent ?? element.getAttribute('aria-label') ?? '';
     const style = getComputedStyle(element);
     const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
-    return { name: (label || element.textContent || '').replace(/\s+/g, ' ').trim(), tabStop: element.tabIndex >= 0, outline };
+    return {
+      name: (label || element.textContent || '').replace(/\s+/g, ' ').trim(),
+      tabStop: element.tabIndex >= 0,
+      outline,
+    };
   });
 }
 

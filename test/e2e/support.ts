@@ -74,7 +74,11 @@ export async function startServer(adminEmail: string): Promise<RunningServer> {
     LOG_LEVEL: 'warn',
   };
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -109,9 +113,13 @@ export async function startServer(adminEmail: string): Promise<RunningServer> {
 
 /** `steady invite` as an operator runs it; the URL is the last line it prints. */
 export async function cliInvite(server: RunningServer): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli/main.js', 'invite'], { cwd: ROOT, env: server.env });
+  const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli/main.js', 'invite'], {
+    cwd: ROOT,
+    env: server.env,
+  });
   const last = stdout.trim().split('\n').pop() ?? '';
-  if (!last.startsWith(`${server.baseUrl}/?invite=`)) throw new Error(`steady invite printed no invite URL:\n${stdout}`);
+  if (!last.startsWith(`${server.baseUrl}/?invite=`))
+    throw new Error(`steady invite printed no invite URL:\n${stdout}`);
   return last;
 }
 
@@ -157,7 +165,10 @@ export async function axeViolations(page: Page, colorScheme: 'light' | 'dark'): 
 /** A readable account of violations for an assertion message. */
 export function describeViolations(where: string, violations: AxeViolation[]): string {
   return violations
-    .map((violation) => `${where}: ${violation.id} (${violation.impact}) ${violation.help}\n${violation.nodes.map((node) => `   ${node.target.join(' ')} ${node.failureSummary ?? ''}`).join('\n')}`)
+    .map(
+      (violation) =>
+        `${where}: ${violation.id} (${violation.impact}) ${violation.help}\n${violation.nodes.map((node) => `   ${node.target.join(' ')} ${node.failureSummary ?? ''}`).join('\n')}`,
+    )
     .join('\n');
 }
 

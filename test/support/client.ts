@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { documentCheck } from './contract-check.js';
 
 export interface TestResponse {
   status: number;
@@ -13,7 +14,8 @@ export interface TestResponse {
 
 /**
  * Talks to the app like a browser on our own origin: keeps cookies between requests (honouring Max-Age=0),
- * sends JSON with `Origin`, and never lets a test forget the content type.
+ * sends JSON with `Origin`, and never lets a test forget the content type. Every answer is checked against the
+ * app's OpenAPI document (contract-check.ts): an undocumented status or shape fails the test that got it.
  */
 export class TestClient {
   readonly cookies = new Map<string, string>();
@@ -45,7 +47,12 @@ export class TestClient {
    * `body` undefined sends no body; a string is sent as is (for malformed-JSON tests).
    * A header given as undefined is left out, e.g. `{ origin: undefined }` for a client that sends no Origin.
    */
-  async request(method: string, url: string, body?: unknown, headers: Record<string, string | undefined> = {}): Promise<TestResponse> {
+  async request(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string | undefined> = {},
+  ): Promise<TestResponse> {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const allHeaders: Record<string, string | undefined> = {
       origin: this.origin,
@@ -56,9 +63,20 @@ export class TestClient {
     const response = await this.app.inject({
       method: method as 'GET',
       url,
-      headers: Object.fromEntries(Object.entries(allHeaders).filter(([, value]) => value !== undefined)) as Record<string, string>,
+      headers: Object.fromEntries(Object.entries(allHeaders).filter(([, value]) => value !== undefined)) as Record<
+        string,
+        string
+      >,
       ...(payload !== undefined && { payload }),
       ...(this.remoteAddress !== undefined && { remoteAddress: this.remoteAddress }),
+    });
+    const contentType = response.headers['content-type'];
+    documentCheck(this.app).check({
+      method,
+      url,
+      status: response.statusCode,
+      contentType: typeof contentType === 'string' ? contentType : undefined,
+      text: response.body,
     });
     const raw = response.headers['set-cookie'];
     const setCookies = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];

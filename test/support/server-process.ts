@@ -53,7 +53,10 @@ export function startServerProcess(env: Record<string, string>): ServerProcess {
     },
     waitForLine(match, timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => done(new Error(`log line not seen within ${timeoutMs} ms:\n${stdout}${stderr}`)), timeoutMs);
+        const timer = setTimeout(
+          () => done(new Error(`log line not seen within ${timeoutMs} ms:\n${stdout}${stderr}`)),
+          timeoutMs,
+        );
         const done = (error: Error | null, line?: Record<string, any>) => {
           clearTimeout(timer);
           waiters.delete(check);

@@ -20,9 +20,10 @@ function builtIndex(): string {
 
 test('the JavaScript index.html loads at start is at most 40 kB gzipped', () => {
   const html = builtIndex();
-  const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g), ...html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map(
-    (match) => match[1]!,
-  );
+  const scripts = [
+    ...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g),
+    ...html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g),
+  ].map((match) => match[1]!);
   assert.ok(scripts.length > 0, 'index.html loads a script');
   let total = 0;
   for (const src of scripts) {

@@ -116,11 +116,23 @@ test('streaks: the current one ends today or, while today is open, yesterday; th
   assert.deepEqual(streaks(goal(sets), '2025-03-31'), { current: 2, best: 3 }, 'today (31st) still open');
   assert.deepEqual(streaks(goal({ ...sets, '2025-03-31': [50] }), '2025-03-31'), { current: 3, best: 3 });
   assert.deepEqual(streaks(goal(sets), '2025-04-01'), { current: 0, best: 3 }, 'the 31st was missed');
-  assert.deepEqual(streaks(goal({ ...sets, '2025-04-02': [50] }), '2025-03-27'), { current: 3, best: 3 }, 'future days never count');
+  assert.deepEqual(
+    streaks(goal({ ...sets, '2025-04-02': [50] }), '2025-03-27'),
+    { current: 3, best: 3 },
+    'future days never count',
+  );
   assert.deepEqual(streaks(goal({}), '2025-03-20'), { current: 0, best: 0 }, 'before the start');
   assert.deepEqual(streaks(goal(sets), '2025-05-01'), { current: 0, best: 3 }, 'after the end');
-  assert.deepEqual(streaks(goal({ '2025-04-03': [50] }), '2025-04-04'), { current: 1, best: 1 }, 'the day after the end');
-  assert.deepEqual(streaks(goal({ '2025-04-03': [50] }), '2025-05-01'), { current: 0, best: 1 }, 'a long finished goal has no current streak');
+  assert.deepEqual(
+    streaks(goal({ '2025-04-03': [50] }), '2025-04-04'),
+    { current: 1, best: 1 },
+    'the day after the end',
+  );
+  assert.deepEqual(
+    streaks(goal({ '2025-04-03': [50] }), '2025-05-01'),
+    { current: 0, best: 1 },
+    'a long finished goal has no current streak',
+  );
 });
 
 test('quick amounts: up to three round steps up to half the target, then the target', () => {

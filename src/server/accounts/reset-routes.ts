@@ -1,6 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
-import { Type } from 'typebox';
 import { normalizeEmail } from '../../common/email.js';
 import { hashPassword } from '../auth/passwords.js';
 import { endAllSessions } from '../auth/session.js';
@@ -9,7 +8,8 @@ import { tryAttempt } from '../auth/throttle.js';
 import { constantTimeEqual, sha256Hex } from '../auth/tokens.js';
 import type { AppDeps } from '../deps.js';
 import { badRequest, HttpError } from '../http/errors.js';
-import { Ok, Text } from '../http/schemas.js';
+import { fromContract } from '../http/contract.js';
+import { ROUTES } from '../../common/contract/routes.js';
 import { passwordResetMail } from '../mail/templates.js';
 import { createResetLink } from './reset-link.js';
 import { ResetAnswerTiming } from './reset-timing.js';
@@ -20,7 +20,7 @@ import { checkNewPassword, requireFilled } from './validation.js';
 export { RESET_LIFETIME_MS, resetLink } from './reset-link.js';
 
 const mailFailed = () => new HttpError(500, 'mail_failed', 'The mail could not be sent; try again later');
-const resetInvalid = () => badRequest('reset_invalid', 'The reset link is not valid');
+const resetInvalid = () => badRequest('reset_invalid', 'The reset link is not valid', 'token');
 
 /**
  * Password reset by mail (spec §4 Account). Whether an address is registered never shows: known, unknown,
@@ -35,35 +35,35 @@ export const resetRoutes =
     const { db, clock, config, mailer } = deps;
     const timing = new ResetAnswerTiming();
 
-    app.post(
-      '/api/reset-request',
-      { config: { auth: 'none' }, schema: { body: Type.Object({ email: Text() }), response: { 200: Ok } } },
-      async (request) => {
-        requireFilled(request.body, ['email']);
-        const email = normalizeEmail(request.body.email);
-        const now = clock.now();
-        const client = addressThrottleKey(request.ip);
-        // In this order, so a client over its own limits spends nothing of the address's shared allowance.
-        const allowed =
-          (await tryAttempt(db, 'resetRequestPerAddress', client, now)) &&
-          (await tryAttempt(db, 'resetMailPerClientAndEmail', `${client} ${email}`, now)) &&
-          (await tryAttempt(db, 'resetMailPerEmail', email, now));
-        if (!allowed) return { ok: true as const };
+    app.post(ROUTES.resetRequest.url, fromContract('resetRequest'), async (request) => {
+      requireFilled(request.body, ['email']);
+      const email = normalizeEmail(request.body.email);
+      const now = clock.now();
+      const client = addressThrottleKey(request.ip);
+      // In this order, so a client over its own limits spends nothing of the address's shared allowance.
+      const allowed =
+        (await tryAttempt(db, 'resetRequestPerAddress', client, now)) &&
+        (await tryAttempt(db, 'resetMailPerClientAndEmail', `${client} ${email}`, now)) &&
+        (await tryAttempt(db, 'resetMailPerEmail', email, now));
+      if (!allowed) return { ok: true as const };
 
-        const startedAt = timing.start();
-        const user = await findUserByEmail(db, email);
-        if (user) {
-          await sendResetMail(user, now, request.log);
-          timing.recordDelivery(startedAt);
-        } else {
-          await mailer.verify().catch((error: unknown) => failMail(error, request.log));
-          await timing.padFrom(startedAt);
-        }
-        return { ok: true as const };
-      },
-    );
+      const startedAt = timing.start();
+      const user = await findUserByEmail(db, email);
+      if (user) {
+        await sendResetMail(user, now, request.log);
+        timing.recordDelivery(startedAt);
+      } else {
+        await mailer.verify().catch((error: unknown) => failMail(error, request.log));
+        await timing.padFrom(startedAt);
+      }
+      return { ok: true as const };
+    });
 
-    async function sendResetMail(user: { id: number; email: string; locale: string }, now: number, log: FastifyBaseLogger) {
+    async function sendResetMail(
+      user: { id: number; email: string; locale: string },
+      now: number,
+      log: FastifyBaseLogger,
+    ) {
       const { selector, link } = await createResetLink(db, config.baseUrl, user.id, now);
       const mail = passwordResetMail(user.locale, link);
       try {
@@ -75,36 +75,29 @@ export const resetRoutes =
       }
     }
 
-    app.post(
-      '/api/reset-password',
-      {
-        config: { auth: 'none' },
-        schema: { body: Type.Object({ selector: Text(), token: Text(), password: Text() }), response: { 200: Ok } },
-      },
-      async (request) => {
-        requireFilled(request.body, ['selector', 'token', 'password']);
-        const { password } = request.body;
-        checkNewPassword(password);
-        const selector = request.body.selector.trim();
-        const tokenHash = sha256Hex(request.body.token.trim());
-        const now = clock.now();
+    app.post(ROUTES.resetPassword.url, fromContract('resetPassword'), async (request) => {
+      requireFilled(request.body, ['selector', 'token', 'password']);
+      const { password } = request.body;
+      checkNewPassword(password);
+      const selector = request.body.selector.trim();
+      const tokenHash = sha256Hex(request.body.token.trim());
+      const now = clock.now();
 
-        // Checked before hashing, so that invalid links cost no argon2 time.
-        const reset = await findResetBySelector(db, selector);
-        if (!reset || !constantTimeEqual(reset.token_hash, tokenHash)) throw resetInvalid();
-        if (reset.expires_at <= now) throw badRequest('reset_expired', 'The reset link has expired');
-        const passwordHash = await hashPassword(password);
+      // Checked before hashing, so that invalid links cost no argon2 time.
+      const reset = await findResetBySelector(db, selector);
+      if (!reset || !constantTimeEqual(reset.token_hash, tokenHash)) throw resetInvalid();
+      if (reset.expires_at <= now) throw badRequest('reset_expired', 'The reset link has expired', 'token');
+      const passwordHash = await hashPassword(password);
 
-        await db.transaction().execute(async (trx) => {
-          const userId = await claimReset(trx, { selector, tokenHash, now });
-          if (userId === undefined) throw resetInvalid();
-          await bumpCredentialVersion(trx, userId, { passwordHash });
-          await deleteUserResets(trx, userId);
-          await endAllSessions(trx, userId);
-        });
-        return { ok: true as const };
-      },
-    );
+      await db.transaction().execute(async (trx) => {
+        const userId = await claimReset(trx, { selector, tokenHash, now });
+        if (userId === undefined) throw resetInvalid();
+        await bumpCredentialVersion(trx, userId, { passwordHash });
+        await deleteUserResets(trx, userId);
+        await endAllSessions(trx, userId);
+      });
+      return { ok: true as const };
+    });
   };
 
 function failMail(error: unknown, log: FastifyBaseLogger): never {

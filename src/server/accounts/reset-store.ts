@@ -16,11 +16,19 @@ export async function insertReset(
     })
     .execute();
   // Sweeping the user's own expired links here keeps the table small without a background job.
-  await db.deleteFrom('password_resets').where('user_id', '=', reset.userId).where('expires_at', '<=', reset.now).execute();
+  await db
+    .deleteFrom('password_resets')
+    .where('user_id', '=', reset.userId)
+    .where('expires_at', '<=', reset.now)
+    .execute();
 }
 
 export async function findResetBySelector(db: Kysely<Database>, selector: string) {
-  return db.selectFrom('password_resets').select(['token_hash', 'expires_at']).where('selector', '=', selector).executeTakeFirst();
+  return db
+    .selectFrom('password_resets')
+    .select(['token_hash', 'expires_at'])
+    .where('selector', '=', selector)
+    .executeTakeFirst();
 }
 
 export async function deleteResetBySelector(db: Kysely<Database>, selector: string): Promise<void> {

@@ -16,7 +16,13 @@ export async function insertUser(
 ): Promise<number> {
   const row = await db
     .insertInto('users')
-    .values({ email: user.email, password_hash: user.passwordHash, name: user.name, locale: user.locale, created_at: user.now })
+    .values({
+      email: user.email,
+      password_hash: user.passwordHash,
+      name: user.name,
+      locale: user.locale,
+      created_at: user.now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -39,7 +45,10 @@ export async function updateUser(
 }
 
 export async function countUsers(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

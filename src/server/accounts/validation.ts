@@ -12,14 +12,14 @@ export function requireFilled(body: Record<string, unknown>, fields: string[]): 
     const value = body[field];
     const blank = typeof value !== 'string' || (UNTRIMMED_FIELDS.has(field) ? value === '' : value.trim() === '');
     if (blank) {
-      throw badRequest('missing_field', `${field} must not be empty`);
+      throw badRequest('missing_field', `${field} must not be empty`, field);
     }
   }
 }
 
 /** Returns the normalized address or throws 400 `invalid_email`. */
 export function checkedEmail(raw: string): string {
-  if (!isValidEmail(raw)) throw badRequest('invalid_email', 'email is not a valid e-mail address');
+  if (!isValidEmail(raw)) throw badRequest('invalid_email', 'email is not a valid e-mail address', 'email');
   return normalizeEmail(raw);
 }
 
@@ -27,10 +27,10 @@ export function checkedEmail(raw: string): string {
 export function checkNewPassword(password: string, field = 'password'): void {
   const length = codePointLength(password);
   if (length < LIMITS.passwordMin) {
-    throw badRequest('password_too_short', `${field} must have at least ${LIMITS.passwordMin} characters`);
+    throw badRequest('password_too_short', `${field} must have at least ${LIMITS.passwordMin} characters`, field);
   }
   if (length > LIMITS.passwordMax) {
-    throw badRequest('password_too_long', `${field} must have at most ${LIMITS.passwordMax} characters`);
+    throw badRequest('password_too_long', `${field} must have at most ${LIMITS.passwordMax} characters`, field);
   }
 }
 
@@ -38,7 +38,7 @@ export function checkNewPassword(password: string, field = 'password'): void {
 export function checkedDisplayName(raw: string): string {
   const name = raw.trim();
   if (codePointLength(name) > LIMITS.displayNameMax) {
-    throw badRequest('name_too_long', `name must have at most ${LIMITS.displayNameMax} characters`);
+    throw badRequest('name_too_long', `name must have at most ${LIMITS.displayNameMax} characters`, 'name');
   }
   return name;
 }

@@ -1,13 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { Type } from 'typebox';
 import { listUsers } from '../accounts/store.js';
 import { currentUser } from '../auth/plugin.js';
 import { isAdmin } from '../config.js';
 import type { AppDeps } from '../deps.js';
+import { fromContract } from '../http/contract.js';
 import { forbidden } from '../http/errors.js';
-
-const AdminUser = Type.Object({ id: Type.Integer(), email: Type.String(), username: Type.String(), registered: Type.Integer() });
+import { ROUTES } from '../../common/contract/routes.js';
 
 /**
  * `GET /api/admin/users` (spec §4 Admin). Administrator rights are not stored: the caller's (normalized) e-mail
@@ -18,7 +17,7 @@ export const adminRoutes =
   async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/api/admin/users', { schema: { response: { 200: Type.Array(AdminUser) } } }, async (request) => {
+    app.get(ROUTES.adminUsers.url, fromContract('adminUsers'), async (request) => {
       const user = currentUser(request);
       if (!isAdmin(deps.config, user.email)) {
         throw forbidden('forbidden', 'Only the administrator may list users');

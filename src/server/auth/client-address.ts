@@ -22,5 +22,7 @@ function ipv6Groups(address: string): string[] {
   const headGroups = split(head);
   const tailGroups = split(tail);
   const zeros = tail === undefined ? [] : Array<string>(8 - width(headGroups) - width(tailGroups)).fill('0');
-  return [...headGroups, ...zeros, ...tailGroups].map((group) => (group.includes('.') ? group : parseInt(group, 16).toString(16)));
+  return [...headGroups, ...zeros, ...tailGroups].map((group) =>
+    group.includes('.') ? group : parseInt(group, 16).toString(16),
+  );
 }

@@ -19,7 +19,8 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
  * A hash of a random, forgotten password, made with ARGON2_OPTIONS (a test keeps the two in step). Fixed rather
  * than computed on first use, so even the first unknown address costs one verification and no extra hashing.
  */
-export const DUMMY_PASSWORD_HASH = '$argon2id$v=19$m=19456,t=2,p=1$NUK59oLzXFxxNyq50aAY1w$OWE1ULr33Qbr3jQiGK+rscCumPJ0I0ydx4zbFZ1c9uo';
+export const DUMMY_PASSWORD_HASH =
+  '$argon2id$v=19$m=19456,t=2,p=1$NUK59oLzXFxxNyq50aAY1w$OWE1ULr33Qbr3jQiGK+rscCumPJ0I0ydx4zbFZ1c9uo';
 
 /**
  * Spends the same time as checking a real password, for unknown e-mail addresses at login, so the answer's

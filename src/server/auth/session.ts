@@ -107,7 +107,14 @@ export async function resolveUser(
   const credentialVersion = token.credential_version;
   const sessionId = await issueSessionCookie(ctx, reply, { id: token.user_id, credentialVersion });
   setRememberCookie(ctx, reply, { selector: remember.selector, validator });
-  return { id: token.user_id, email: token.email, name: token.name, locale: token.locale, sessionId, credentialVersion };
+  return {
+    id: token.user_id,
+    email: token.email,
+    name: token.name,
+    locale: token.locale,
+    sessionId,
+    credentialVersion,
+  };
 }
 
 /** Ends the request's session and remember-me token server-side and clears both cookies. */
@@ -151,7 +158,11 @@ function setSessionCookie(ctx: SessionContext, reply: FastifyReply, sessionToken
   reply.setCookie(cookieNames(ctx.secure).session, sessionToken, cookieOptions(ctx.secure, SESSION_LIFETIME_MS));
 }
 
-function setRememberCookie(ctx: SessionContext, reply: FastifyReply, token: { selector: string; validator: string }): void {
+function setRememberCookie(
+  ctx: SessionContext,
+  reply: FastifyReply,
+  token: { selector: string; validator: string },
+): void {
   const value = `${token.selector}.${token.validator}`;
   reply.setCookie(cookieNames(ctx.secure).remember, value, cookieOptions(ctx.secure, REMEMBER_LIFETIME_MS));
 }

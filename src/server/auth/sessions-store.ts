@@ -42,7 +42,9 @@ const sessionUserQuery = precompiled((db: Kysely<Database>, p: { tokenHash: stri
   db
     .selectFrom('sessions')
     .innerJoin('users', (join) =>
-      join.onRef('users.id', '=', 'sessions.user_id').onRef('users.credential_version', '=', 'sessions.credential_version'),
+      join
+        .onRef('users.id', '=', 'sessions.user_id')
+        .onRef('users.credential_version', '=', 'sessions.credential_version'),
     )
     .select([
       'users.id',
@@ -62,7 +64,11 @@ export async function credentialVersion(db: Kysely<Database>, userId: number): P
   return row?.credential_version;
 }
 
-export async function findSessionUser(db: Kysely<Database>, tokenHash: string, now: number): Promise<SessionUser | undefined> {
+export async function findSessionUser(
+  db: Kysely<Database>,
+  tokenHash: string,
+  now: number,
+): Promise<SessionUser | undefined> {
   const [found] = await sessionUserQuery(db, { tokenHash, now });
   return found;
 }
@@ -73,7 +79,14 @@ export async function deleteSessionByHash(db: Kysely<Database>, tokenHash: strin
 
 export async function insertRememberToken(
   db: Kysely<Database>,
-  row: { selector: string; validatorHash: string; userId: number; credentialVersion: number; now: number; expiresAt: number },
+  row: {
+    selector: string;
+    validatorHash: string;
+    userId: number;
+    credentialVersion: number;
+    now: number;
+    expiresAt: number;
+  },
 ): Promise<void> {
   await db
     .insertInto('remember_tokens')

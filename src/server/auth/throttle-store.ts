@@ -15,7 +15,12 @@ export type ConsumeResult = { allowed: true } | { allowed: false; retryAfterMs: 
  * Each statement is atomic on its own in both engines (PostgreSQL re-checks the WHERE under the row lock), so
  * parallel attempts can never spend more tokens than the bucket holds.
  */
-export async function consumeToken(db: Kysely<Database>, key: string, rule: BucketRule, now: number): Promise<ConsumeResult> {
+export async function consumeToken(
+  db: Kysely<Database>,
+  key: string,
+  rule: BucketRule,
+  now: number,
+): Promise<ConsumeResult> {
   await db
     .insertInto('throttle_buckets')
     .values({ key, tokens: rule.capacity, updated_at: now })

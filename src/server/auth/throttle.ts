@@ -51,12 +51,22 @@ export function isUserClientBucket(key: string, email: string): boolean {
 }
 
 /** Spends one attempt of `rule` for `subject`; throws 429 with Retry-After when none is left. */
-export async function spendAttempt(db: Kysely<Database>, rule: ThrottleRuleName, subject: string, now: number): Promise<void> {
+export async function spendAttempt(
+  db: Kysely<Database>,
+  rule: ThrottleRuleName,
+  subject: string,
+  now: number,
+): Promise<void> {
   const result = await consumeToken(db, throttleKey(rule, subject), THROTTLE_RULES[rule], now);
   if (!result.allowed) throw tooManyRequests(result.retryAfterMs / 1000);
 }
 
 /** Like `spendAttempt`, but answers false instead of throwing, for limits that must stay silent. */
-export async function tryAttempt(db: Kysely<Database>, rule: ThrottleRuleName, subject: string, now: number): Promise<boolean> {
+export async function tryAttempt(
+  db: Kysely<Database>,
+  rule: ThrottleRuleName,
+  subject: string,
+  now: number,
+): Promise<boolean> {
   return (await consumeToken(db, throttleKey(rule, subject), THROTTLE_RULES[rule], now)).allowed;
 }

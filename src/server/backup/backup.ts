@@ -30,9 +30,15 @@ export class PgDumpMissing extends Error {
  * on a connection of its own, which reads one snapshot while the server goes on writing (WAL). PostgreSQL: pg_dump
  * (custom format), which also reads one snapshot.
  */
-export async function backupDatabase(database: DatabaseConfig, target: string): Promise<{ file: string; bytes: number }> {
+export async function backupDatabase(
+  database: DatabaseConfig,
+  target: string,
+): Promise<{ file: string; bytes: number }> {
   const file = path.resolve(target);
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const temporary = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
   // Created empty and private first, so the copy is never readable by others, not even for a moment.
   fs.closeSync(fs.openSync(temporary, 'wx', PRIVATE_FILE_MODE));
   try {

@@ -5,7 +5,12 @@ import type { Database } from '../db/schema.js';
  * Claims the backup of `day` for this process. Exactly one of several processes gets it: the insert is atomic on
  * both engines. A claim left unfinished for `staleMs` (its process died mid-backup) may be taken over.
  */
-export async function claimBackupDay(db: Kysely<Database>, day: string, now: number, staleMs: number): Promise<boolean> {
+export async function claimBackupDay(
+  db: Kysely<Database>,
+  day: string,
+  now: number,
+  staleMs: number,
+): Promise<boolean> {
   const inserted = await db
     .insertInto('backup_runs')
     .values({ day, claimed_at: now, done_at: null })

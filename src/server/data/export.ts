@@ -1,5 +1,5 @@
 import type { GoalSets } from '../../common/goal.js';
-import { EXPORT_FORMAT, EXPORT_VERSION, type ExportDocument } from './format.js';
+import { EXPORT_FORMAT, EXPORT_VERSION, type ExportDocument } from '../../common/contract/export-format.js';
 import type { listGoalsForExport } from './store.js';
 
 type StoredGoal = Awaited<ReturnType<typeof listGoalsForExport>>[number];

@@ -2,7 +2,7 @@ import type { NewGoal } from '../goals/validation.js';
 import { checkedGoalChanges } from '../goals/validation.js';
 import { parseStart } from '../goals/start.js';
 import { HttpError } from '../http/errors.js';
-import { EXPORT_FORMAT, EXPORT_VERSION } from './format.js';
+import { EXPORT_FORMAT, EXPORT_VERSION } from '../../common/contract/export-format.js';
 
 /** A goal of an import, checked and ready to store, with the times it keeps from the export. */
 export interface ImportedGoal extends NewGoal {
@@ -15,11 +15,8 @@ export interface ImportedGoal extends NewGoal {
  * person can find it in a 20 MB file. The route answers `{ error, code, field }`.
  */
 export class ImportProblem extends HttpError {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(400, 'invalid_import', `${field}: ${message}`);
+  constructor(field: string, message: string) {
+    super(400, 'invalid_import', `${field}: ${message}`, { field });
     this.name = 'ImportProblem';
   }
 }

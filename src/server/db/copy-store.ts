@@ -28,7 +28,10 @@ export async function listDataTables(db: AnyDb): Promise<DataTable[]> {
 }
 
 export async function countRows(db: AnyDb, table: string): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -45,7 +48,10 @@ const PARAMETERS_PER_STATEMENT = 30_000;
 export async function insertRows(db: AnyDb, table: DataTable, rows: Row[]): Promise<void> {
   const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / table.columns.length));
   for (let start = 0; start < rows.length; start += perStatement) {
-    await db.insertInto(table.name).values(rows.slice(start, start + perStatement)).execute();
+    await db
+      .insertInto(table.name)
+      .values(rows.slice(start, start + perStatement))
+      .execute();
   }
 }
 
@@ -55,5 +61,7 @@ export async function insertRows(db: AnyDb, table: DataTable, rows: Row[]): Prom
  */
 export async function continueIdsAfterCopy(db: AnyDb, dialect: DialectName, table: DataTable): Promise<void> {
   if (dialect !== 'postgres' || !table.hasId) return;
-  await sql`select setval(pg_get_serial_sequence(${table.name}, 'id'), coalesce((select max(id) from ${sql.table(table.name)}), 0) + 1, false)`.execute(db);
+  await sql`select setval(pg_get_serial_sequence(${table.name}, 'id'), coalesce((select max(id) from ${sql.table(table.name)}), 0) + 1, false)`.execute(
+    db,
+  );
 }

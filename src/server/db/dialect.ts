@@ -40,7 +40,16 @@ export function isUniqueViolation(error: unknown): boolean {
  */
 const PG_UNAVAILABLE = /^(08|53|57|58)/;
 /** Errors of a socket to PostgreSQL, or of pg giving up on one. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 const PG_CLIENT_MESSAGES = [
   'timeout exceeded when trying to connect',
   'Connection terminated',

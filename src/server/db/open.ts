@@ -65,7 +65,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
       // No deadline for waiting on a busy pool (its connections are working: a burst of requests is healthy);
       // each new connection has a deadline of its own, which is what an unreachable server runs into.
       Client: clientWithConnectTimeout(options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.connectMs),
-      ...(!options.patient && { statement_timeout: DATABASE_TIMEOUTS.statementMs, query_timeout: DATABASE_TIMEOUTS.queryMs }),
+      ...(!options.patient && {
+        statement_timeout: DATABASE_TIMEOUTS.statementMs,
+        query_timeout: DATABASE_TIMEOUTS.queryMs,
+      }),
       // A dead peer is noticed by the operating system even while no query runs.
       keepAlive: true,
     });

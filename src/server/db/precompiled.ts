@@ -17,7 +17,8 @@ export function precompiled<Params extends Record<string, unknown>, Row>(
     const compiled = build(db, placeholders).compile();
     const order = compiled.parameters.map((value) => {
       const name = typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : undefined;
-      if (name === undefined) throw new Error(`precompiled query has a value that is not a parameter: ${String(value)}`);
+      if (name === undefined)
+        throw new Error(`precompiled query has a value that is not a parameter: ${String(value)}`);
       return name as keyof Params;
     });
     const entry = { compiled, order };

@@ -1,32 +1,22 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { currentUser } from '../auth/plugin.js';
 import type { AppDeps } from '../deps.js';
 import { GOAL_BODY_LIMIT_BYTES } from '../http/body-limits.js';
 import { notFound } from '../http/errors.js';
-import { Ok } from '../http/schemas.js';
+import { fromContract } from '../http/contract.js';
+import { ROUTES } from '../../common/contract/routes.js';
 import { goalJson, goalListJson } from './serialize.js';
 import { appendAmount, removeLastAmount } from './sets.js';
 import { serverTimeZone } from './start.js';
 import { GoalListCache } from './list-cache.js';
 import { deleteGoal, editGoalSets, goalsVersion, insertGoal, listGoals, updateGoal } from './store.js';
-import {
-  checkedGoalChanges,
-  checkedLogAmount,
-  checkedLogDate,
-  checkedNewGoal,
-  parseGoalId,
-} from './validation.js';
+import { checkedGoalChanges, checkedLogAmount, checkedLogDate, checkedNewGoal, parseGoalId } from './validation.js';
 
-/**
- * Any JSON object: the goal fields are checked by `validation.ts`, which names the field and never coerces,
- * rather than by Ajv. Unknown fields are ignored (docs/decisions/0030-goal-api-choices.md).
+/*
+ * The bodies are any JSON object (contract: AnyObject): the goal fields are checked by `validation.ts`, which
+ * names the field and never coerces, rather than by Ajv. Unknown fields are ignored (decision 0030).
  */
-const AnyObject = Type.Record(Type.String(), Type.Unknown());
-const GoalParams = Type.Object({ id: Type.String() });
-const LogParams = Type.Object({ id: Type.String(), date: Type.String() });
-const LogAnswer = Type.Object({ ok: Type.Literal(true), date: Type.String(), amounts: Type.Array(Type.Number()) });
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const goalNotFound = () => notFound('goal_not_found', 'Goal not found');
@@ -39,10 +29,10 @@ export const goalRoutes =
     const { db, clock } = deps;
     const timeZone = serverTimeZone();
 
-    // No response schema on purpose: the answer is built as text around the stored sets JSON
-    // (docs/decisions/0033-goal-list-hot-path.md).
+    // The answer is built as text around the stored sets JSON (decision 0033); Fastify sends a Buffer as it is,
+    // so the contract's response schema documents it without a serialisation step (a test checks the bytes).
     const listCache = new GoalListCache();
-    app.get('/api/goals', async (request, reply) => {
+    app.get(ROUTES.listGoals.url, fromContract('listGoals'), async (request, reply) => {
       const userId = currentUser(request).id;
       const version = await goalsVersion(db, userId);
       let body = listCache.get(userId, version);
@@ -50,19 +40,23 @@ export const goalRoutes =
         body = Buffer.from(goalListJson(await listGoals(db, userId)));
         listCache.set(userId, version, body);
       }
-      return reply.type(JSON_TYPE).send(body);
+      return sendJsonText(reply, body);
     });
 
-    app.post('/api/goals', { bodyLimit: GOAL_BODY_LIMIT_BYTES, schema: { body: AnyObject } }, async (request, reply) => {
-      const user = currentUser(request);
-      const now = clock.now();
-      const goal = await insertGoal(db, user.id, checkedNewGoal(request.body, now, timeZone), now);
-      return reply.type(JSON_TYPE).send(goalJson(goal));
-    });
+    app.post(
+      ROUTES.createGoal.url,
+      { ...fromContract('createGoal'), bodyLimit: GOAL_BODY_LIMIT_BYTES },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const now = clock.now();
+        const goal = await insertGoal(db, user.id, checkedNewGoal(request.body, now, timeZone), now);
+        return sendJsonText(reply, goalJson(goal));
+      },
+    );
 
     app.patch(
-      '/api/goals/:id',
-      { bodyLimit: GOAL_BODY_LIMIT_BYTES, schema: { params: GoalParams, body: AnyObject, response: { 200: Ok } } },
+      ROUTES.patchGoal.url,
+      { ...fromContract('patchGoal'), bodyLimit: GOAL_BODY_LIMIT_BYTES },
       async (request) => {
         const user = currentUser(request);
         const changes = checkedGoalChanges(request.body);
@@ -72,15 +66,15 @@ export const goalRoutes =
       },
     );
 
-    app.delete('/api/goals/:id', { schema: { params: GoalParams, response: { 200: Ok } } }, async (request) => {
+    app.delete(ROUTES.deleteGoal.url, fromContract('deleteGoal'), async (request) => {
       const user = currentUser(request);
       const goalId = parseGoalId(request.params.id);
       if (goalId !== null) await deleteGoal(db, user.id, goalId);
       return { ok: true as const };
     });
 
-    const logRoute = (path: string, edit: typeof appendAmount) =>
-      app.post(path, { schema: { params: LogParams, body: AnyObject, response: { 200: LogAnswer } } }, async (request) => {
+    const logRoute = (name: 'logAmount' | 'removeAmount', edit: typeof appendAmount) =>
+      app.post(ROUTES[name].url, fromContract(name), async (request) => {
         const user = currentUser(request);
         const goalId = parseGoalId(request.params.id);
         if (goalId === null) throw goalNotFound();
@@ -91,6 +85,14 @@ export const goalRoutes =
         return { ok: true as const, date, amounts: edited.result };
       });
 
-    logRoute('/api/goals/:id/sets/:date', appendAmount);
-    logRoute('/api/goals/:id/sets/:date/remove', removeLastAmount);
+    logRoute('logAmount', appendAmount);
+    logRoute('removeAmount', removeLastAmount);
   };
+
+/**
+ * Sends JSON built as text (serialize.ts) as it is: Fastify serialises only objects, so the route's response schema
+ * documents this answer without costing a step. The reply is widened because the schema's type is the object.
+ */
+function sendJsonText(reply: FastifyReply, json: string | Buffer): FastifyReply {
+  return (reply as FastifyReply).type(JSON_TYPE).send(json);
+}

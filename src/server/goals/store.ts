@@ -55,10 +55,25 @@ async function bumpGoalsVersion(trx: Kysely<Database>, userId: number): Promise<
 
 function goalRow(userId: number, goal: NewGoal, createdAt: number, updatedAt: number) {
   const { name, unit, daily, days, start } = goal;
-  return { user_id: userId, name, unit, daily, days, start, sets_json: canonicalSetsJson(goal.sets), created_at: createdAt, updated_at: updatedAt };
+  return {
+    user_id: userId,
+    name,
+    unit,
+    daily,
+    days,
+    start,
+    sets_json: canonicalSetsJson(goal.sets),
+    created_at: createdAt,
+    updated_at: updatedAt,
+  };
 }
 
-export async function insertGoal(db: Kysely<Database>, userId: number, goal: NewGoal, now: number): Promise<GoalRecord> {
+export async function insertGoal(
+  db: Kysely<Database>,
+  userId: number,
+  goal: NewGoal,
+  now: number,
+): Promise<GoalRecord> {
   return db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('goals')
@@ -80,7 +95,12 @@ export async function updateGoal(
 ): Promise<boolean> {
   if (Object.keys(changes).length === 0) {
     // Nothing to change, but a missing goal is still reported as missing.
-    const row = await db.selectFrom('goals').select('id').where('id', '=', goalId).where('user_id', '=', userId).executeTakeFirst();
+    const row = await db
+      .selectFrom('goals')
+      .select('id')
+      .where('id', '=', goalId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return row !== undefined;
   }
   return db.transaction().execute(async (trx) => {
@@ -106,7 +126,11 @@ export async function updateGoal(
 /** Deletes the caller's goal `goalId`; another user's or a missing goal is left alone without complaint. */
 export async function deleteGoal(db: Kysely<Database>, userId: number, goalId: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const result = await trx.deleteFrom('goals').where('id', '=', goalId).where('user_id', '=', userId).executeTakeFirst();
+    const result = await trx
+      .deleteFrom('goals')
+      .where('id', '=', goalId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     if (Number(result.numDeletedRows) > 0) await bumpGoalsVersion(trx, userId);
   });
 }
@@ -136,7 +160,11 @@ export async function editGoalSets<T>(
     if (!locked) return undefined;
     const sets = JSON.parse(locked.sets_json) as GoalSets;
     const result = edit(sets);
-    await trx.updateTable('goals').set({ sets_json: canonicalSetsJson(sets) }).where('id', '=', goalId).execute();
+    await trx
+      .updateTable('goals')
+      .set({ sets_json: canonicalSetsJson(sets) })
+      .where('id', '=', goalId)
+      .execute();
     await bumpGoalsVersion(trx, userId);
     return { result };
   });

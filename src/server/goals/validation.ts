@@ -9,6 +9,7 @@ import {
   isDayCount,
   isLoggableAmount,
 } from '../../common/goal.js';
+import { fieldPath } from '../../common/contract/error-codes.js';
 import { LIMITS } from '../../common/limits.js';
 import { codePointLength } from '../../common/text.js';
 import { badRequest, type HttpError } from '../http/errors.js';
@@ -26,7 +27,8 @@ export type NewGoal = Omit<Goal, 'id'>;
 /** The fields a PATCH may change; `start` is not among them (docs/decisions/0030-goal-api-choices.md). */
 export type GoalChanges = Partial<Omit<NewGoal, 'start'>>;
 
-const invalid = (message: string): HttpError => badRequest('invalid_goal', message);
+/** A refusal about one goal field: `field` is `name`, `daily`, `sets.2026-01-15[3]` ... (decision 0081). */
+const invalid = (field: string, message: string): HttpError => badRequest('invalid_goal', message, field);
 
 /** PostgreSQL's `integer` ends here; a larger id cannot exist, and asking for one must not become a 500. */
 const MAX_GOAL_ID = 2_147_483_647;
@@ -62,7 +64,7 @@ export function checkedGoalChanges(body: Record<string, unknown>): GoalChanges {
 
 function checkedName(raw: unknown): string {
   const name = raw === undefined ? '' : checkedText('name', raw, LIMITS.goalNameMax);
-  if (name === '') throw badRequest('missing_field', 'name must not be empty');
+  if (name === '') throw badRequest('missing_field', 'name must not be empty', 'name');
   return name;
 }
 
@@ -73,9 +75,9 @@ function checkedUnit(raw: unknown): string {
 
 /** Trimmed text of at most `max` characters (code points, so an emoji counts once). */
 function checkedText(field: string, raw: unknown, max: number): string {
-  if (typeof raw !== 'string') throw invalid(`${field} must be a string`);
+  if (typeof raw !== 'string') throw invalid(field, `${field} must be a string`);
   const text = raw.trim();
-  if (codePointLength(text) > max) throw invalid(`${field} must have at most ${max} characters`);
+  if (codePointLength(text) > max) throw invalid(field, `${field} must have at most ${max} characters`);
   // U+0000, which PostgreSQL's text cannot hold, never gets here: the JSON body parser refuses it (http/json-body.ts).
   return text;
 }
@@ -84,30 +86,40 @@ function checkedDaily(raw: unknown): number {
   if (isDailyTarget(raw)) return raw;
   // The rule is isDailyTarget's; this only picks the message that names the bound that was missed.
   const tooLarge = typeof raw === 'number' && Number.isFinite(raw) && raw > GOAL_LIMITS.dailyMax;
-  throw invalid(tooLarge ? `daily must be at most ${GOAL_LIMITS.dailyMax}` : 'daily must be a finite number greater than 0');
+  throw invalid(
+    'daily',
+    tooLarge ? `daily must be at most ${GOAL_LIMITS.dailyMax}` : 'daily must be a finite number greater than 0',
+  );
 }
 
 function checkedDays(raw: unknown): number {
-  if (!isDayCount(raw)) throw invalid(`days must be an integer from 1 to ${LIMITS.goalDaysMax}`);
+  if (!isDayCount(raw)) throw invalid('days', `days must be an integer from 1 to ${LIMITS.goalDaysMax}`);
   return raw;
 }
 
 /** A fresh `sets` object holding only checked dates and amounts (the store orders the dates when it writes). */
 function checkedSets(raw: unknown): GoalSets {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw invalid('sets must be an object of dates to arrays of amounts');
+    throw invalid('sets', 'sets must be an object of dates to arrays of amounts');
   }
   const entries = Object.entries(raw);
-  if (entries.length > GOAL_LIMITS.setsDatesMax) throw invalid(`sets may hold at most ${GOAL_LIMITS.setsDatesMax} dates`);
+  if (entries.length > GOAL_LIMITS.setsDatesMax)
+    throw invalid('sets', `sets may hold at most ${GOAL_LIMITS.setsDatesMax} dates`);
   const sets: GoalSets = {};
   for (const [date, amounts] of entries) {
-    if (!isDateKey(date)) throw invalid(`sets key ${quoted(date)} is not a calendar date YYYY-MM-DD`);
-    if (!Array.isArray(amounts)) throw invalid(`sets.${date} must be an array of amounts`);
+    // A key that is no date is named as `sets`: echoing arbitrary client text as a path would be no help.
+    if (!isDateKey(date)) throw invalid('sets', `sets key ${quoted(date)} is not a calendar date YYYY-MM-DD`);
+    const field = fieldPath(['sets', date]);
+    if (!Array.isArray(amounts)) throw invalid(field, `sets.${date} must be an array of amounts`);
     if (amounts.length > GOAL_LIMITS.amountsPerDateMax) {
-      throw invalid(`sets.${date} may hold at most ${GOAL_LIMITS.amountsPerDateMax} amounts`);
+      throw invalid(field, `sets.${date} may hold at most ${GOAL_LIMITS.amountsPerDateMax} amounts`);
     }
-    if (!amounts.every(isAmount)) {
-      throw invalid(`sets.${date} amounts must be finite numbers from -${GOAL_LIMITS.amountAbsMax} to ${GOAL_LIMITS.amountAbsMax}`);
+    const badIndex = amounts.findIndex((amount) => !isAmount(amount));
+    if (badIndex !== -1) {
+      throw invalid(
+        fieldPath(['sets', date, badIndex]),
+        `sets.${date} amounts must be finite numbers from -${GOAL_LIMITS.amountAbsMax} to ${GOAL_LIMITS.amountAbsMax}`,
+      );
     }
     sets[date] = amounts;
   }
@@ -116,7 +128,8 @@ function checkedSets(raw: unknown): GoalSets {
 
 /** The date of a logging path; 400 `invalid_date` unless it is a real calendar date. */
 export function checkedLogDate(raw: string): string {
-  if (!isDateKey(raw)) throw badRequest('invalid_date', `date ${quoted(raw)} is not a calendar date YYYY-MM-DD`);
+  if (!isDateKey(raw))
+    throw badRequest('invalid_date', `date ${quoted(raw)} is not a calendar date YYYY-MM-DD`, 'date');
   return raw;
 }
 
@@ -126,6 +139,7 @@ export function checkedLogAmount(raw: unknown): number {
     throw badRequest(
       'invalid_amount',
       `amount must be a finite number other than 0, from -${GOAL_LIMITS.amountAbsMax} to ${GOAL_LIMITS.amountAbsMax}`,
+      'amount',
     );
   }
   return raw;

@@ -39,7 +39,11 @@ export function acceptedOrigins(baseUrl: string): string[] {
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
   const length = headers['content-length'];
-  return headers['content-type'] !== undefined || headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  return (
+    headers['content-type'] !== undefined ||
+    headers['transfer-encoding'] !== undefined ||
+    (length !== undefined && length !== '0')
+  );
 }
 
 function isJson(contentType: string | undefined): boolean {

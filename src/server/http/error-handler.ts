@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type ErrorCode, fieldPath } from '../../common/contract/error-codes.js';
 import { isDatabaseUnavailable } from '../db/dialect.js';
 import { databaseUnavailable, type ErrorBody, HttpError } from './errors.js';
 import { apiHeaders } from './security-headers.js';
@@ -6,7 +7,7 @@ import { apiHeaders } from './security-headers.js';
 /** How one of Fastify's own client errors is answered; status and message default to Fastify's. */
 interface ClientErrorAnswer {
   status?: number;
-  code: string;
+  code: ErrorCode;
   message?: string;
 }
 
@@ -15,7 +16,11 @@ const INVALID_JSON: ClientErrorAnswer = { code: 'invalid_json', message: 'Reques
 /** Fastify's own client errors (body parsing, size, media type) mapped to our stable codes. */
 const FASTIFY_ERRORS: Record<string, ClientErrorAnswer> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'body_too_large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Request body must be application/json' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'Request body must be application/json',
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_body' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_body' },
   FST_ERR_CTP_INVALID_JSON_BODY: INVALID_JSON,
@@ -31,13 +36,20 @@ export function installErrorHandling(app: FastifyInstance): void {
       // Expected while PostgreSQL restarts or the disk is full: a warning, and the client may retry shortly.
       request.log.warn({ err: error }, 'database unavailable');
       const unavailable = databaseUnavailable();
-      return reply.code(unavailable.statusCode).headers(unavailable.headers).send(body(unavailable.message, unavailable.code));
+      return reply
+        .code(unavailable.statusCode)
+        .headers(unavailable.headers)
+        .send(body(unavailable.message, unavailable.code));
     }
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).headers(error.headers).send(body(error.message, error.code));
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send(body(error.message, error.code, error.field));
     }
     if (error.validation) {
-      return reply.code(400).send(body(describeValidationError(error), 'invalid_input'));
+      const field = validationField(error);
+      return reply.code(400).send(body(describeValidationError(error, field), 'invalid_input', field));
     }
     const known = FASTIFY_ERRORS[error.code] ?? (error instanceof SyntaxError ? INVALID_JSON : undefined);
     const status = known?.status ?? error.statusCode ?? 500;
@@ -60,23 +72,41 @@ export function installErrorHandling(app: FastifyInstance): void {
 export function frameworkErrorAnswer(secure: boolean) {
   const headers = apiHeaders(secure);
   return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
-    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+    const status =
+      error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
     reply.code(status).headers(headers).send(body('The request URL is not valid', 'bad_request'));
   };
 }
 
-function body(error: string, code: string): ErrorBody {
-  return { error, code };
+function body(error: string, code: ErrorCode, field?: string): ErrorBody {
+  return field === undefined ? { error, code } : { error, code, field };
+}
+
+/**
+ * The input an Ajv refusal is about, as a path: `name`, `goals[1].daily` (decision 0081). Undefined when it is
+ * about the whole body (e.g. not an object).
+ */
+function validationField(error: FastifyError): string | undefined {
+  const first = error.validation?.[0];
+  if (!first) return undefined;
+  const params = first.params as Record<string, unknown>;
+  const segments = first.instancePath.split('/').slice(1).map(unescapePointer);
+  if (first.keyword === 'required') segments.push(String(params.missingProperty));
+  if (first.keyword === 'additionalProperties') segments.push(String(params.additionalProperty));
+  return segments.length === 0 ? undefined : fieldPath(segments);
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** "name must NOT have more than 200 characters" instead of Ajv's "body/name must NOT ...". */
-function describeValidationError(error: FastifyError): string {
+function describeValidationError(error: FastifyError, field: string | undefined): string {
   const first = error.validation?.[0];
   if (!first) return error.message;
   const params = first.params as Record<string, unknown>;
-  const path = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
   if (first.keyword === 'required') return `${String(params.missingProperty)} is required`;
   if (first.keyword === 'additionalProperties') return `unknown field ${String(params.additionalProperty)}`;
-  const field = path || (error.validationContext === 'body' ? 'body' : error.validationContext ?? 'input');
-  return `${field} ${first.message ?? 'is invalid'}`;
+  const subject = field ?? (error.validationContext === 'body' ? 'body' : (error.validationContext ?? 'input'));
+  return `${subject} ${first.message ?? 'is invalid'}`;
 }

@@ -6,7 +6,7 @@ import { badRequest } from '../http/errors.js';
 export function checkedInviteNote(raw: string | undefined): string | null {
   const note = raw?.trim() ?? '';
   if (codePointLength(note) > LIMITS.inviteNoteMax) {
-    throw badRequest('note_too_long', `note must have at most ${LIMITS.inviteNoteMax} characters`);
+    throw badRequest('note_too_long', `note must have at most ${LIMITS.inviteNoteMax} characters`, 'note');
   }
   return note === '' ? null : note;
 }

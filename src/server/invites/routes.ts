@@ -1,26 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { Type } from 'typebox';
 import { currentUser } from '../auth/plugin.js';
 import { spendAttempt } from '../auth/throttle.js';
 import type { AppDeps } from '../deps.js';
-import { Text } from '../http/schemas.js';
+import { fromContract } from '../http/contract.js';
+import { ROUTES } from '../../common/contract/routes.js';
 import { checkedInviteNote } from './note.js';
 import { createInvite } from './service.js';
 import { listInvitesByCreator } from './store.js';
 import { toInviteView } from './view.js';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
-
-const InviteAnswer = Type.Object({
-  url: Nullable(Type.String()),
-  note: Nullable(Type.String()),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('used'), Type.Literal('expired')]),
-  created_at: Type.String(),
-  expires_at: Type.String(),
-  used_at: Nullable(Type.String()),
-  used_by_email: Nullable(Type.String()),
-});
 
 /** `POST /api/invite` and `GET /api/invites` (spec §4 Invites); registration with a token is in accounts. */
 export const inviteRoutes =
@@ -29,12 +17,9 @@ export const inviteRoutes =
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
     app.post(
-      '/api/invite',
+      ROUTES.createInvite.url,
       {
-        schema: {
-          body: Type.Object({ note: Type.Optional(Text()) }),
-          response: { 200: Type.Object({ url: Type.String() }) },
-        },
+        ...fromContract('createInvite'),
         // Every field is optional, so a POST without any body simply means "no note".
         preValidation: async (request) => {
           request.body ??= {};
@@ -49,7 +34,7 @@ export const inviteRoutes =
       },
     );
 
-    app.get('/api/invites', { schema: { response: { 200: Type.Array(InviteAnswer) } } }, async (request) => {
+    app.get(ROUTES.listInvites.url, fromContract('listInvites'), async (request) => {
       const user = currentUser(request);
       const now = deps.clock.now();
       const rows = await listInvitesByCreator(deps.db, user.id);

@@ -4,7 +4,14 @@ import { type InviteStatus, inviteStatus } from './view.js';
 
 export async function insertInvite(
   db: Kysely<Database>,
-  invite: { tokenHash: string; tokenEncrypted: string; note: string | null; createdBy: number | null; now: number; expiresAt: number },
+  invite: {
+    tokenHash: string;
+    tokenEncrypted: string;
+    note: string | null;
+    createdBy: number | null;
+    now: number;
+    expiresAt: number;
+  },
 ): Promise<void> {
   await db
     .insertInto('invites')
@@ -55,7 +62,8 @@ export async function findNewestPendingOperatorInvite(db: Kysely<Database>, now:
 }
 
 export type InviteState = InviteStatus | 'unknown';
-export type ClaimResult = { ok: true; inviteId: number; createdBy: number | null } | { ok: false; reason: Exclude<InviteState, 'pending'> };
+export type ClaimResult =
+  { ok: true; inviteId: number; createdBy: number | null } | { ok: false; reason: Exclude<InviteState, 'pending'> };
 
 /**
  * What registering with this token would meet now; read-only, for refusing early before any costly work. The
@@ -98,7 +106,12 @@ export async function recordInviteUser(trx: Kysely<Database>, inviteId: number, 
  * Ends one of `userId`'s pending invites now: it expires at this millisecond (so it lists as expired and cannot
  * register) and its sealed link is dropped. False when the creator has no pending invite with this token.
  */
-export async function revokeInvite(db: Kysely<Database>, userId: number, tokenHash: string, now: number): Promise<boolean> {
+export async function revokeInvite(
+  db: Kysely<Database>,
+  userId: number,
+  tokenHash: string,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('invites')
     .set({ expires_at: now, token_encrypted: null })

@@ -50,7 +50,18 @@ const RESET_WORDING: Record<Locale, ResetWording> = {
 export function passwordResetMail(locale: string, link: string): RenderedMail {
   const language: Locale = isLocale(locale) ? locale : DEFAULT_LOCALE;
   const words = RESET_WORDING[language];
-  const text = [words.greeting, '', words.intro, '', `${words.action}:`, link, '', words.validity, words.ignore, ''].join('\n');
+  const text = [
+    words.greeting,
+    '',
+    words.intro,
+    '',
+    `${words.action}:`,
+    link,
+    '',
+    words.validity,
+    words.ignore,
+    '',
+  ].join('\n');
   const html = [
     '<!doctype html>',
     `<html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(words.subject)}</title></head>`,

@@ -9,7 +9,9 @@ import type { MailMessage, Mailer } from './mailer.js';
 export const SMTP_TIMEOUT_MS = 10_000;
 
 export function createMailer(config: Config, log: Logger): Mailer {
-  return config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(path.join(config.dataDir, 'outbox'), log);
+  return config.smtpUrl
+    ? smtpMailer(config.smtpUrl, config.mailFrom)
+    : outboxMailer(path.join(config.dataDir, 'outbox'), log);
 }
 
 /**
@@ -55,7 +57,10 @@ export function outboxMailer(folder: string, log: Logger): Mailer {
   return {
     async send(message: MailMessage) {
       await fs.mkdir(folder, { recursive: true, mode: 0o700 });
-      const file = path.join(folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.hrtime.bigint()}.txt`);
+      const file = path.join(
+        folder,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.hrtime.bigint()}.txt`,
+      );
       const content = `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`;
       await fs.writeFile(file, content, { mode: 0o600 });
       log.info({ to: message.to, file }, `mail written to the outbox (no SMTP_URL): ${message.subject}`);

@@ -93,7 +93,11 @@ export function countingMailer(mailer: Mailer, mails: Metrics['mails']): Mailer 
 /** Counts and times every answer by its route pattern (never the raw URL, which would make a series per id). */
 export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', async (request, reply) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: String(reply.statusCode),
+    };
     metrics.httpRequests.inc(labels);
     metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
   });

@@ -27,7 +27,14 @@ export function Chart({ goal, today }: { goal: Goal; today: string }) {
         aria-label={t('chart.label', { days: keys.length, target: goal.daily, unit: goal.unit })}
       >
         <defs>
-          <pattern id={`hatch-${goal.id}`} class="hatch" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+          <pattern
+            id={`hatch-${goal.id}`}
+            class="hatch"
+            width="4"
+            height="4"
+            patternUnits="userSpaceOnUse"
+            patternTransform="rotate(45)"
+          >
             <rect class="hatch-bg" width="4" height="4" />
             <line class="hatch-line" x1="0" y1="0" x2="0" y2="4" />
           </pattern>
@@ -46,7 +53,14 @@ export function Chart({ goal, today }: { goal: Goal; today: string }) {
             />
           ) : null,
         )}
-        <line class="chart-target" x1="0" y1={y(goal.daily)} x2={WIDTH} y2={y(goal.daily)} vector-effect="non-scaling-stroke" />
+        <line
+          class="chart-target"
+          x1="0"
+          y1={y(goal.daily)}
+          x2={WIDTH}
+          y2={y(goal.daily)}
+          vector-effect="non-scaling-stroke"
+        />
       </svg>
       <div class="chart-range">
         <span>{formatDay(startDateKey(goal))}</span>

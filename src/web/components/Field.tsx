@@ -1,7 +1,14 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { codePointLength } from '../../common/text.js';
+import { t } from '../i18n/index.js';
 
-type InputProps = Omit<JSX.IntrinsicElements['input'], 'id' | 'value' | 'onInput' | 'label' | 'ref' | 'class' | 'className'>;
+// No `maxLength`: the browser would cut a pasted text without a word. A `limit` shows a counter instead, and the
+// form refuses an over-long value with a message (decision 0084).
+type InputProps = Omit<
+  JSX.IntrinsicElements['input'],
+  'id' | 'value' | 'onInput' | 'label' | 'ref' | 'class' | 'className' | 'maxLength' | 'maxlength'
+>;
 
 interface FieldProps extends InputProps {
   id: string;
@@ -10,11 +17,21 @@ interface FieldProps extends InputProps {
   onValue: (value: string) => void;
   hint?: string | undefined;
   error?: string | null | undefined;
+  /** The contract's length limit (characters after trimming); a counter appears near it. */
+  limit?: number | undefined;
 }
 
-/** A labelled input with its hint and its error message tied to it for assistive technology. */
-export function Field({ id, label, value, onValue, hint, error, ...input }: FieldProps) {
-  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+/** The counter shows from this share of the limit on, so it does not distract while a value is short. */
+const COUNTER_FROM = 0.8;
+
+/** A labelled input with its hint, its length counter and its error message tied to it for assistive technology. */
+export function Field({ id, label, value, onValue, hint, error, limit, ...input }: FieldProps) {
+  const count = limit === undefined ? 0 : codePointLength(value.trim());
+  const counter = limit !== undefined && count >= limit * COUNTER_FROM;
+  const over = limit !== undefined && count > limit;
+  const described = [hint ? `${id}-hint` : '', counter ? `${id}-counter` : '', error ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
   return (
     <div class="field">
       <label for={id}>{label}</label>
@@ -32,6 +49,11 @@ export function Field({ id, label, value, onValue, hint, error, ...input }: Fiel
         aria-invalid={error ? 'true' : undefined}
         aria-describedby={described || undefined}
       />
+      {counter && (
+        <p class={over ? 'counter over' : 'counter'} id={`${id}-counter`} aria-live={over ? 'polite' : undefined}>
+          {t(over ? 'field.counterOver' : 'field.counter', { count, max: limit })}
+        </p>
+      )}
       {error && (
         <p class="field-error" id={`${id}-error`}>
           {error}
@@ -54,7 +76,7 @@ export function FormMessage({ error, success }: { error?: string | null; success
           {error}
         </p>
       )}
-      <LiveStatus text={error ? null : success ?? null} />
+      <LiveStatus text={error ? null : (success ?? null)} />
     </>
   );
 }

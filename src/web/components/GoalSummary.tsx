@@ -5,7 +5,15 @@ import { t, tp } from '../i18n/index.js';
 import { Ring } from './Ring.js';
 
 /** Where the goal stands: today's ring and "35 / 50 today", day N of M, total vs daily × days, streaks. */
-export function GoalSummary({ goal, today, size = 'normal' }: { goal: Goal; today: string; size?: 'normal' | 'large' }) {
+export function GoalSummary({
+  goal,
+  today,
+  size = 'normal',
+}: {
+  goal: Goal;
+  today: string;
+  size?: 'normal' | 'large';
+}) {
   const done = dayTotal(goal.sets, today);
   const day = dayNumber(goal, today);
   // Both walk every day of the goal (up to 3650); the goal object changes only when something is logged or edited.
@@ -31,4 +39,3 @@ export function GoalSummary({ goal, today, size = 'normal' }: { goal: Goal; toda
     </div>
   );
 }
-

@@ -12,7 +12,9 @@ const COMPACT_WEEKS = 6;
  * technology and as a title, and a symbol as well as a colour, with a legend below.
  */
 export function Heatmap({ goal, today, compact = false }: { goal: Goal; today: string; compact?: boolean }) {
-  const all = useMemo(() => goalDateKeys(goal), [goal.start, goal.days]);
+  // Only the start and the length decide the days; a logged amount must not recompute them.
+  const { start, days } = goal;
+  const all = useMemo(() => goalDateKeys({ start, days }), [start, days]);
   const keys = useMemo(() => (compact ? compactWindow(all, today) : all), [all, today, compact]);
   if (keys.length === 0) return null;
   const lead = weekdayIndex(keys[0]!);
@@ -37,10 +39,13 @@ export function Heatmap({ goal, today, compact = false }: { goal: Goal; today: s
             state: t(`state.${state}`),
           });
           return (
-            <li key={key} data-date={key} class={`cell cell-${state}${key === today ? ' cell-today' : ''}`} title={label}>
-              <span aria-hidden="true">
-                {Number(key.slice(8))}
-              </span>
+            <li
+              key={key}
+              data-date={key}
+              class={`cell cell-${state}${key === today ? ' cell-today' : ''}`}
+              title={label}
+            >
+              <span aria-hidden="true">{Number(key.slice(8))}</span>
               <span class="visually-hidden">{label}</span>
             </li>
           );

@@ -20,7 +20,12 @@ export function LanguagePicker({ id, hint }: { id: string; hint?: string }) {
           {hint}
         </p>
       )}
-      <select id={id} value={locale} aria-describedby={hint ? `${id}-hint` : undefined} onChange={(event) => void change(event.currentTarget.value as Locale)}>
+      <select
+        id={id}
+        value={locale}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onChange={(event) => void change(event.currentTarget.value as Locale)}
+      >
         {LOCALES.map((code) => (
           <option key={code} value={code} lang={code}>
             {t(`lang.${code}`)}

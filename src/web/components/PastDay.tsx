@@ -16,7 +16,7 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
   const dayHeading = useRef<HTMLHeadingElement>(null);
   if (last < first) return null;
   const valid = isDateKey(date) && isWithinGoal(goal, date) && date <= today;
-  const logged = valid ? goal.sets[date] ?? [] : [];
+  const logged = valid ? (goal.sets[date] ?? []) : [];
 
   async function removeEntry(value: number) {
     // The pressed button goes away with its entry; the day's heading, with the new total, takes the focus.
@@ -40,7 +40,8 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
       {valid && (
         <>
           <h3 ref={dayHeading} tabIndex={-1}>
-            {t('past.amounts', { date: formatDay(date) })}: {formatNumber(dayTotal(goal.sets, date))} / {formatNumber(goal.daily)} {goal.unit}
+            {t('past.amounts', { date: formatDay(date) })}: {formatNumber(dayTotal(goal.sets, date))} /{' '}
+            {formatNumber(goal.daily)} {goal.unit}
           </h3>
           {logged.length === 0 ? (
             <p class="muted">{t('past.none')}</p>

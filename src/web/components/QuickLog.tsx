@@ -15,7 +15,13 @@ export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
       {/* Each button's accessible name is its visible "+10" plus the unit (WCAG 2.5.3 label in name). */}
       <div class="quick-buttons" role="group" aria-label={t('goal.quickLabel')}>
         {quickAmounts(goal.daily).map((amount) => (
-          <button key={amount} type="button" class="quick" disabled={amounts.busy} onClick={() => void amounts.add(today, amount)}>
+          <button
+            key={amount}
+            type="button"
+            class="quick"
+            disabled={amounts.busy}
+            onClick={() => void amounts.add(today, amount)}
+          >
             +{formatNumber(amount)}
             <span class="visually-hidden"> {goal.unit}</span>
           </button>
@@ -28,7 +34,12 @@ export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
         amounts={amounts}
         onAmount={(amount) => amounts.add(today, amount)}
       />
-      <button type="button" class="link-button undo" disabled={amounts.busy || last === undefined} onClick={() => last !== undefined && void amounts.remove(today, last)}>
+      <button
+        type="button"
+        class="link-button undo"
+        disabled={amounts.busy || last === undefined}
+        onClick={() => last !== undefined && void amounts.remove(today, last)}
+      >
         <span aria-hidden="true">↶</span> {t('goal.undo')}
         {last !== undefined && ` (${formatNumber(last)})`}
       </button>

@@ -5,11 +5,26 @@ const RADIUS = 52;
 const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
 
 /** Today's progress as a ring; a check mark (not only the colour) says the target is met. */
-export function Ring({ done, target, unit, size = 'normal' }: { done: number; target: number; unit: string; size?: 'normal' | 'large' }) {
+export function Ring({
+  done,
+  target,
+  unit,
+  size = 'normal',
+}: {
+  done: number;
+  target: number;
+  unit: string;
+  size?: 'normal' | 'large';
+}) {
   const fraction = target > 0 ? Math.min(done / target, 1) : done > 0 ? 1 : 0;
   const met = isMet(done, target);
   return (
-    <svg class={`ring ring-${size}`} viewBox="0 0 120 120" role="img" aria-label={t('goal.ringLabel', { done, target, unit })}>
+    <svg
+      class={`ring ring-${size}`}
+      viewBox="0 0 120 120"
+      role="img"
+      aria-label={t('goal.ringLabel', { done, target, unit })}
+    >
       <circle class="ring-track" cx="60" cy="60" r={RADIUS} />
       <circle
         class="ring-value"

@@ -26,7 +26,8 @@ export function useAmounts(goal: Goal) {
     setBusy(true);
     setError(null);
     try {
-      const answer = kind === 'add' ? await api.addAmount(goal.id, date, amount) : await api.removeAmount(goal.id, date, amount);
+      const answer =
+        kind === 'add' ? await api.addAmount(goal.id, date, amount) : await api.removeAmount(goal.id, date, amount);
       app.putAmounts(goal.id, answer.date, answer.amounts);
       const vars = { amount: formatNumber(amount), unit: goal.unit };
       app.announce(kind === 'add' ? t('goal.logged', vars) : t('goal.removed', vars));

@@ -25,17 +25,21 @@ export const de: Messages = {
 
   'field.email': 'E-Mail',
   'field.password': 'Passwort',
-  'field.passwordHint': 'Mindestens 8 Zeichen.',
+  'field.passwordHint': 'Mindestens {passwordMin} Zeichen.',
+  'field.counter': 'Zeichen: {count} von {max}',
+  'field.counterOver': 'Zeichen: {count} von {max} – zu lang',
 
   'login.title': 'Anmelden',
   'login.submit': 'Anmelden',
   'login.forgot': 'Passwort vergessen?',
-  'login.inviteOnly': 'Steady gibt es nur auf Einladung. Für ein Konto bitte jemanden, der Steady nutzt, um einen Einladungslink.',
+  'login.inviteOnly':
+    'Steady gibt es nur auf Einladung. Für ein Konto bitte jemanden, der Steady nutzt, um einen Einladungslink.',
 
   'forgot.title': 'Passwort zurücksetzen',
   'forgot.intro': 'Gib deine E-Mail-Adresse ein. Wir schicken dir einen Link, mit dem du ein neues Passwort festlegst.',
   'forgot.submit': 'Link senden',
-  'forgot.sent': 'Falls es ein Konto für {email} gibt, ist eine E-Mail mit einem Link unterwegs. Der Link gilt 24 Stunden.',
+  'forgot.sent':
+    'Falls es ein Konto für {email} gibt, ist eine E-Mail mit einem Link unterwegs. Der Link gilt 24 Stunden.',
   'forgot.back': 'Zurück zur Anmeldung',
 
   'reset.title': 'Neues Passwort festlegen',
@@ -147,11 +151,13 @@ export const de: Messages = {
   'settings.savePassword': 'Passwort ändern',
   'settings.passwordSaved': 'Passwort geändert. Deine anderen Geräte wurden abgemeldet.',
   'settings.data': 'Deine Daten',
-  'settings.dataIntro': 'Lade alles herunter, was Steady über deine Ziele speichert: eine vollständige Datei, die sich wieder importieren lässt, oder eine Tabelle mit einer Zeile pro eingetragener Menge.',
+  'settings.dataIntro':
+    'Lade alles herunter, was Steady über deine Ziele speichert: eine vollständige Datei, die sich wieder importieren lässt, oder eine Tabelle mit einer Zeile pro eingetragener Menge.',
   'settings.exportJson': 'Alle Daten herunterladen (JSON)',
   'settings.exportCsv': 'Tabelle herunterladen (CSV)',
   'settings.delete': 'Konto löschen',
-  'settings.deleteWarning': 'Wenn du dein Konto löschst, werden deine Ziele, alles Eingetragene und deine Einladungen entfernt, und du wirst auf allen Geräten abgemeldet. Das lässt sich nicht rückgängig machen.',
+  'settings.deleteWarning':
+    'Wenn du dein Konto löschst, werden deine Ziele, alles Eingetragene und deine Einladungen entfernt, und du wirst auf allen Geräten abgemeldet. Das lässt sich nicht rückgängig machen.',
   'settings.deleteExportFirst': 'Falls du deine Daten später noch brauchst, lade sie vorher herunter:',
   'settings.deletePassword': 'Dein Passwort',
   'settings.deleteConfirm': 'Das Konto {email} und alle seine Daten wirklich löschen?',
@@ -177,9 +183,9 @@ export const de: Messages = {
   },
   'error.missing_field': 'Bitte fülle dieses Feld aus.',
   'error.invalid_email': 'Das ist keine gültige E-Mail-Adresse.',
-  'error.password_too_short': 'Das Passwort braucht mindestens 8 Zeichen.',
-  'error.password_too_long': 'Das Passwort darf höchstens 256 Zeichen haben.',
-  'error.name_too_long': 'Der Name ist zu lang (höchstens 100 Zeichen).',
+  'error.password_too_short': 'Das Passwort braucht mindestens {passwordMin} Zeichen.',
+  'error.password_too_long': 'Das Passwort darf höchstens {passwordMax} Zeichen haben.',
+  'error.name_too_long': 'Der Name ist zu lang (höchstens {displayNameMax} Zeichen).',
   'error.invalid_locale': 'Diese Sprache gibt es nicht.',
   'error.invite_invalid': 'Dieser Einladungslink ist ungültig. Bitte um einen neuen.',
   'error.invite_used': 'Dieser Einladungslink wurde schon verwendet. Bitte um einen neuen.',
@@ -191,6 +197,11 @@ export const de: Messages = {
   'error.wrong_password': 'Das aktuelle Passwort ist falsch.',
   'error.invalid_goal': 'Bitte prüfe diesen Wert.',
   'error.invalid_input': 'Bitte prüfe diesen Wert.',
+  'error.invalid_goal.name': 'Der Name darf höchstens {goalNameMax} Zeichen haben.',
+  'error.invalid_goal.unit': 'Die Einheit darf höchstens {goalUnitMax} Zeichen haben.',
+  'error.invalid_goal.daily': 'Gib ein Tagesziel größer als 0 ein, höchstens {dailyMax}.',
+  'error.invalid_goal.days': 'Gib eine ganze Zahl von Tagen von 1 bis {goalDaysMax} ein.',
+  'error.invalid_goal.start': 'Gib ein gültiges Startdatum ein.',
   'error.invalid_amount': 'Gib eine Menge größer als null ein.',
   'error.invalid_date': 'Wähle einen Tag dieses Ziels.',
   'error.amount_not_found': 'Diese Menge ist an dem Tag nicht mehr eingetragen.',
@@ -207,13 +218,16 @@ export const de: Messages = {
   'error.bad_request': 'Die Anfrage wurde nicht verstanden. Bitte lade die Seite neu.',
   'error.too_many_dates': 'Für dieses Ziel sind zu viele Tage eingetragen.',
   'error.too_many_amounts': 'Zu viele Einträge an diesem Tag.',
-  'error.note_too_long': 'Die Notiz ist zu lang (höchstens 500 Zeichen).',
+  'error.note_too_long': 'Die Notiz ist zu lang (höchstens {inviteNoteMax} Zeichen).',
   'error.invalid_import': 'Diese Datei ist kein Steady-Export, oder ein Wert darin ist ungültig.',
   'error.invite_not_found': 'Diese Einladung kann nicht mehr widerrufen werden.',
-  'error.admin_email_needs_operator_invite': 'Diese Adresse kann nur mit einer Einladung des Betreibers registriert werden.',
-  'error.too_many_goals': 'Du hast die Grenze von 200 Zielen erreicht. Lösche eines, um ein neues anzulegen.',
+  'error.admin_email_needs_operator_invite':
+    'Diese Adresse kann nur mit einer Einladung des Betreibers registriert werden.',
+  'error.too_many_goals':
+    'Du hast die Grenze von {goalsPerUserMax} Zielen erreicht. Lösche eines, um ein neues anzulegen.',
   'error.goal_too_large': 'Dieses Ziel enthält zu viele Einträge, um weitere zu speichern.',
   'error.internal': 'Auf dem Server ist etwas schiefgegangen. Bitte versuche es erneut.',
-  'error.database_unavailable': 'Der Server erreicht seine Datenbank gerade nicht. Bitte versuche es gleich noch einmal.',
+  'error.database_unavailable':
+    'Der Server erreicht seine Datenbank gerade nicht. Bitte versuche es gleich noch einmal.',
   'error.unknown': 'Etwas ist schiefgegangen. Bitte versuche es erneut.',
 };

@@ -27,7 +27,9 @@ export function AdminPage() {
               {users.map((user) => (
                 <tr key={user.id}>
                   <td data-label={t('admin.email')}>{user.email}</td>
-                  <td data-label={t('admin.name')}>{user.username || <span class="muted">{t('admin.noName')}</span>}</td>
+                  <td data-label={t('admin.name')}>
+                    {user.username || <span class="muted">{t('admin.noName')}</span>}
+                  </td>
                   <td data-label={t('admin.registered')}>{formatMoment(user.registered)}</td>
                 </tr>
               ))}

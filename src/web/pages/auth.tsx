@@ -4,6 +4,7 @@ import { LIMITS } from '../../common/limits.js';
 import { api } from '../api.js';
 import { Field, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
+import { checkLength, LIMIT_VARS } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { href } from '../router.js';
 import { useSubmit } from '../use-submit.js';
@@ -12,6 +13,7 @@ export function LoginPage({ onLoggedIn, notice }: { onLoggedIn: () => Promise<vo
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const form = useSubmit(['email', 'password'], async () => {
+    checkLength('email', email, LIMITS.emailMax, 'invalid_email');
     await api.login(email, password);
     await onLoggedIn();
   });
@@ -20,8 +22,27 @@ export function LoginPage({ onLoggedIn, notice }: { onLoggedIn: () => Promise<vo
       <p class="tagline">{t('app.tagline')}</p>
       <form class="card stack" onSubmit={form.submit} noValidate>
         <FormMessage error={form.formError} success={notice} />
-        <Field id="email" label={t('field.email')} type="email" autoComplete="username" required value={email} onValue={setEmail} error={form.fieldError('email')} maxLength={LIMITS.emailMax} />
-        <Field id="password" label={t('field.password')} type="password" autoComplete="current-password" required value={password} onValue={setPassword} error={form.fieldError('password')} />
+        <Field
+          id="email"
+          label={t('field.email')}
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onValue={setEmail}
+          error={form.fieldError('email')}
+          limit={LIMITS.emailMax}
+        />
+        <Field
+          id="password"
+          label={t('field.password')}
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+          error={form.fieldError('password')}
+        />
         <button class="primary" type="submit" disabled={form.busy}>
           {t('login.submit')}
         </button>
@@ -38,6 +59,7 @@ export function ForgotPage() {
   const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useSubmit(['email'], async () => {
+    checkLength('email', email, LIMITS.emailMax, 'invalid_email');
     await api.requestReset(email);
     setSentTo(email.trim());
   });
@@ -46,7 +68,17 @@ export function ForgotPage() {
       <form class="card stack" onSubmit={form.submit} noValidate>
         <p>{t('forgot.intro')}</p>
         <FormMessage error={form.formError} success={sentTo ? t('forgot.sent', { email: sentTo }) : null} />
-        <Field id="email" label={t('field.email')} type="email" autoComplete="email" required value={email} onValue={setEmail} error={form.fieldError('email')} maxLength={LIMITS.emailMax} />
+        <Field
+          id="email"
+          label={t('field.email')}
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onValue={setEmail}
+          error={form.fieldError('email')}
+          limit={LIMITS.emailMax}
+        />
         <button class="primary" type="submit" disabled={form.busy}>
           {t('forgot.submit')}
         </button>
@@ -58,9 +90,20 @@ export function ForgotPage() {
   );
 }
 
-export function ResetPage({ selector, token, onDone, onLeave }: { selector: string; token: string; onDone: () => void; onLeave: () => void }) {
+export function ResetPage({
+  selector,
+  token,
+  onDone,
+  onLeave,
+}: {
+  selector: string;
+  token: string;
+  onDone: () => void;
+  onLeave: () => void;
+}) {
   const [password, setPassword] = useState('');
   const form = useSubmit(['password'], async () => {
+    checkLength('password', password, LIMITS.passwordMax, 'password_too_long');
     await api.resetPassword(selector, token, password);
     onDone();
   });
@@ -68,7 +111,19 @@ export function ResetPage({ selector, token, onDone, onLeave }: { selector: stri
     <Page title={t('reset.title')}>
       <form class="card stack" onSubmit={form.submit} noValidate>
         <FormMessage error={form.formError} />
-        <Field id="password" label={t('reset.password')} hint={t('field.passwordHint')} type="password" autoComplete="new-password" required minLength={LIMITS.passwordMin} value={password} onValue={setPassword} error={form.fieldError('password')} />
+        <Field
+          id="password"
+          label={t('reset.password')}
+          hint={t('field.passwordHint', LIMIT_VARS)}
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={LIMITS.passwordMin}
+          limit={LIMITS.passwordMax}
+          value={password}
+          onValue={setPassword}
+          error={form.fieldError('password')}
+        />
         <button class="primary" type="submit" disabled={form.busy}>
           {t('reset.submit')}
         </button>
@@ -87,6 +142,9 @@ export function RegisterPage({ token, onRegistered }: { token: string; onRegiste
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
   const form = useSubmit(['email', 'password', 'name'], async () => {
+    checkLength('email', email, LIMITS.emailMax, 'invalid_email');
+    checkLength('password', password, LIMITS.passwordMax, 'password_too_long');
+    checkLength('name', name, LIMITS.displayNameMax, 'name_too_long');
     await api.register({ email, password, token, ...(name.trim() ? { name } : {}) });
     await onRegistered();
   });
@@ -95,9 +153,39 @@ export function RegisterPage({ token, onRegistered }: { token: string; onRegiste
       <form class="card stack" onSubmit={form.submit} noValidate>
         <p>{t('register.intro')}</p>
         <FormMessage error={form.formError} />
-        <Field id="email" label={t('field.email')} type="email" autoComplete="email" required value={email} onValue={setEmail} error={form.fieldError('email')} maxLength={LIMITS.emailMax} />
-        <Field id="password" label={t('field.password')} hint={t('field.passwordHint')} type="password" autoComplete="new-password" required minLength={LIMITS.passwordMin} value={password} onValue={setPassword} error={form.fieldError('password')} />
-        <Field id="name" label={t('register.name')} autoComplete="nickname" value={name} onValue={setName} error={form.fieldError('name')} maxLength={LIMITS.displayNameMax} />
+        <Field
+          id="email"
+          label={t('field.email')}
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onValue={setEmail}
+          error={form.fieldError('email')}
+          limit={LIMITS.emailMax}
+        />
+        <Field
+          id="password"
+          label={t('field.password')}
+          hint={t('field.passwordHint', LIMIT_VARS)}
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={LIMITS.passwordMin}
+          limit={LIMITS.passwordMax}
+          value={password}
+          onValue={setPassword}
+          error={form.fieldError('password')}
+        />
+        <Field
+          id="name"
+          label={t('register.name')}
+          autoComplete="nickname"
+          value={name}
+          onValue={setName}
+          error={form.fieldError('name')}
+          limit={LIMITS.displayNameMax}
+        />
         <button class="primary" type="submit" disabled={form.busy}>
           {t('register.submit')}
         </button>

@@ -69,7 +69,14 @@ function GoalActions({ goal }: { goal: Goal }) {
         <a class="button" href={href.edit(goal.id)}>
           {t('goal.edit')}
         </a>
-        <button ref={deleteButton} type="button" class="danger" onClick={() => setConfirming(true)} disabled={confirming} aria-expanded={confirming}>
+        <button
+          ref={deleteButton}
+          type="button"
+          class="danger"
+          onClick={() => setConfirming(true)}
+          disabled={confirming}
+          aria-expanded={confirming}
+        >
           {t('goal.delete')}
         </button>
       </div>
@@ -77,7 +84,13 @@ function GoalActions({ goal }: { goal: Goal }) {
         <div class="confirm" role="group" aria-labelledby="confirm-text">
           <p id="confirm-text">{t('goal.deleteConfirm', { name: goal.name })}</p>
           <div class="inline">
-            <button ref={yes} type="button" class="danger" disabled={removal.busy} onClick={() => void removal.submit()}>
+            <button
+              ref={yes}
+              type="button"
+              class="danger"
+              disabled={removal.busy}
+              onClick={() => void removal.submit()}
+            >
               {t('goal.deleteYes')}
             </button>
             <button type="button" onClick={cancel}>

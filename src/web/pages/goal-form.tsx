@@ -1,4 +1,3 @@
-import { useState } from 'preact/hooks';
 import { GOAL_DEFAULTS, isDailyTarget, isDateKey, isDayCount } from '../../common/goal.js';
 import { LIMITS } from '../../common/limits.js';
 import { localDateKey, startDateKey } from '../../common/progress.js';
@@ -6,9 +5,10 @@ import { api, type Goal, type GoalInput } from '../api.js';
 import { Field, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
-import { FieldProblem } from '../errors.js';
+import { checkLength, FieldProblem } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { href, navigate } from '../router.js';
+import { useFields } from '../use-fields.js';
 import { useSubmit } from '../use-submit.js';
 import { GoalLoaded } from './goals.js';
 
@@ -25,14 +25,22 @@ export function EditGoalPage({ id }: { id: string }) {
 /** Creates a goal (the start is the user's local date) or edits one (the start cannot change). */
 function GoalForm({ goal }: { goal: Goal | null }) {
   const app = useApp();
-  const [name, setName] = useState(goal?.name ?? '');
-  const [unit, setUnit] = useState(goal?.unit ?? t('goalForm.defaultUnit'));
-  const [daily, setDaily] = useState(String(goal?.daily ?? 10));
-  const [days, setDays] = useState(String(goal?.days ?? GOAL_DEFAULTS.days));
-  const [start, setStart] = useState(goal ? startDateKey(goal) : localDateKey(new Date()));
+  const { values, setter } = useFields(() => ({
+    name: goal?.name ?? '',
+    unit: goal?.unit ?? t('goalForm.defaultUnit'),
+    daily: String(goal?.daily ?? 10),
+    days: String(goal?.days ?? GOAL_DEFAULTS.days),
+    start: goal ? startDateKey(goal) : localDateKey(new Date()),
+  }));
+  const { name, unit, daily, days, start } = values;
 
   const form = useSubmit(FIELDS, async () => {
-    const input: GoalInput = { name: name.trim(), daily: Number(daily), days: Number(days), ...(unit.trim() ? { unit: unit.trim() } : {}) };
+    const input: GoalInput = {
+      name: name.trim(),
+      daily: Number(daily),
+      days: Number(days),
+      ...(unit.trim() ? { unit: unit.trim() } : {}),
+    };
     checkLocally(input, start, goal === null);
     if (goal) {
       await api.updateGoal(goal.id, input);
@@ -55,20 +63,59 @@ function GoalForm({ goal }: { goal: Goal | null }) {
       </p>
       <form class="card stack" onSubmit={form.submit} noValidate>
         <FormMessage error={form.formError} />
-        <Field id="name" label={t('goalForm.name')} hint={t('goalForm.nameHint')} required maxLength={LIMITS.goalNameMax} value={name} onValue={setName} error={form.fieldError('name')} />
+        <Field
+          id="name"
+          label={t('goalForm.name')}
+          hint={t('goalForm.nameHint')}
+          required
+          limit={LIMITS.goalNameMax}
+          value={name}
+          onValue={setter('name')}
+          error={form.fieldError('name')}
+        />
         <div class="row">
-          <Field id="daily" label={t('goalForm.daily')} type="number" inputMode="decimal" min="0" step="any" required value={daily} onValue={setDaily} error={form.fieldError('daily')} />
-          <Field id="unit" label={t('goalForm.unit')} maxLength={LIMITS.goalUnitMax} value={unit} onValue={setUnit} error={form.fieldError('unit')} />
+          <Field
+            id="daily"
+            label={t('goalForm.daily')}
+            type="number"
+            inputMode="decimal"
+            min="0"
+            step="any"
+            required
+            value={daily}
+            onValue={setter('daily')}
+            error={form.fieldError('daily')}
+          />
+          <Field
+            id="unit"
+            label={t('goalForm.unit')}
+            limit={LIMITS.goalUnitMax}
+            value={unit}
+            onValue={setter('unit')}
+            error={form.fieldError('unit')}
+          />
         </div>
         <div class="row">
-          <Field id="days" label={t('goalForm.days')} type="number" inputMode="numeric" min="1" max={LIMITS.goalDaysMax} step="1" required value={days} onValue={setDays} error={form.fieldError('days')} />
+          <Field
+            id="days"
+            label={t('goalForm.days')}
+            type="number"
+            inputMode="numeric"
+            min="1"
+            max={LIMITS.goalDaysMax}
+            step="1"
+            required
+            value={days}
+            onValue={setter('days')}
+            error={form.fieldError('days')}
+          />
           <Field
             id="start"
             label={t('goalForm.start')}
             type="date"
             required
             value={start}
-            onValue={setStart}
+            onValue={setter('start')}
             disabled={goal !== null}
             hint={goal ? t('goalForm.startFixed') : undefined}
             error={form.fieldError('start')}
@@ -85,6 +132,8 @@ function GoalForm({ goal }: { goal: Goal | null }) {
 /** The server's rules (shared from common/goal.ts), checked first so the message appears without a round trip. */
 function checkLocally(input: GoalInput, start: string, isNew: boolean): void {
   if (!input.name) throw new FieldProblem('name', 'missing_field');
+  checkLength('name', input.name, LIMITS.goalNameMax, 'invalid_goal');
+  checkLength('unit', input.unit ?? '', LIMITS.goalUnitMax, 'invalid_goal');
   if (!isDailyTarget(input.daily)) throw new FieldProblem('daily', 'invalid_goal');
   if (!isDayCount(input.days)) throw new FieldProblem('days', 'invalid_goal');
   if (isNew && !isDateKey(start)) throw new FieldProblem('start', 'invalid_goal');

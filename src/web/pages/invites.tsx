@@ -4,7 +4,7 @@ import { api, type Invite } from '../api.js';
 import { Field, FormMessage, LiveStatus } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
-import { errorText } from '../errors.js';
+import { checkLength, errorText } from '../errors.js';
 import { formatMoment, t, tp } from '../i18n/index.js';
 import type { TextKey } from '../i18n/types.js';
 import { useLoad } from '../use-load.js';
@@ -16,6 +16,7 @@ export function InvitesPage() {
   const { data: invites, error: loadError, reload } = useLoad(api.invites);
 
   const form = useSubmit(['note'], async () => {
+    checkLength('note', note, LIMITS.inviteNoteMax, 'note_too_long');
     const { url } = await api.createInvite(note.trim());
     setCreated(url);
     setNote('');
@@ -27,7 +28,15 @@ export function InvitesPage() {
       <form class="card stack" onSubmit={form.submit} noValidate>
         <p>{t('invites.intro')}</p>
         <FormMessage error={form.formError} />
-        <Field id="note" label={t('invites.note')} hint={t('invites.noteHint')} maxLength={LIMITS.inviteNoteMax} value={note} onValue={setNote} error={form.fieldError('note')} />
+        <Field
+          id="note"
+          label={t('invites.note')}
+          hint={t('invites.noteHint')}
+          limit={LIMITS.inviteNoteMax}
+          value={note}
+          onValue={setNote}
+          error={form.fieldError('note')}
+        />
         <button class="primary" type="submit" disabled={form.busy}>
           {t('invites.create')}
         </button>
@@ -80,10 +89,15 @@ function NewLink({ url }: { url: string }) {
 
   return (
     <section class="card stack new-link">
-      <label for="new-link">
-        {t('invites.link')}
-      </label>
-      <input ref={input} id="new-link" class="link-text" readOnly value={url} onFocus={(event) => event.currentTarget.select()} />
+      <label for="new-link">{t('invites.link')}</label>
+      <input
+        ref={input}
+        id="new-link"
+        class="link-text"
+        readOnly
+        value={url}
+        onFocus={(event) => event.currentTarget.select()}
+      />
       <div class="inline">
         <button type="button" class="primary" onClick={() => void copy()}>
           {t('invites.copy')}
@@ -108,7 +122,10 @@ function InviteRow({ invite, onRevoked }: { invite: Invite; onRevoked: () => Pro
   });
   const detail =
     invite.status === 'used'
-      ? t('invites.usedBy', { email: invite.used_by_email ?? '', date: invite.used_at ? formatMoment(invite.used_at) : '' })
+      ? t('invites.usedBy', {
+          email: invite.used_by_email ?? '',
+          date: invite.used_at ? formatMoment(invite.used_at) : '',
+        })
       : invite.status === 'expired'
         ? t('invites.expiredOn', { date: formatMoment(invite.expires_at) })
         : t('invites.validUntil', { date: formatMoment(invite.expires_at) });
@@ -123,7 +140,13 @@ function InviteRow({ invite, onRevoked }: { invite: Invite; onRevoked: () => Pro
       </p>
       {invite.url && <p class="link-text small-print">{invite.url}</p>}
       {invite.status === 'pending' && invite.url && (
-        <button type="button" class="danger" disabled={revoke.busy} onClick={() => void revoke.submit()} aria-label={`${t('invites.revoke')}: ${invite.note ?? t('invites.noNote')}`}>
+        <button
+          type="button"
+          class="danger"
+          disabled={revoke.busy}
+          onClick={() => void revoke.submit()}
+          aria-label={`${t('invites.revoke')}: ${invite.note ?? t('invites.noNote')}`}
+        >
           {t('invites.revoke')}
         </button>
       )}

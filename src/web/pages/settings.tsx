@@ -6,6 +6,7 @@ import { FieldProblem } from '../errors.js';
 import { LanguagePicker } from '../components/LanguagePicker.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
+import { checkLength, LIMIT_VARS } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { useSubmit } from '../use-submit.js';
 
@@ -32,6 +33,7 @@ function NameForm() {
   const [saved, setSaved] = useState(false);
   const form = useSubmit(['name'], async () => {
     setSaved(false);
+    checkLength('name', name, LIMITS.displayNameMax, 'name_too_long');
     const answer = await api.setName(name);
     app.setMe({ ...app.me, name: answer.name });
     setName(answer.name);
@@ -41,7 +43,16 @@ function NameForm() {
     <form class="card stack" onSubmit={form.submit} noValidate aria-labelledby="profile-title">
       <h2 id="profile-title">{t('settings.profile')}</h2>
       <FormMessage error={form.formError} success={saved ? t('app.saved') : null} />
-      <Field id="name" label={t('settings.name')} autoComplete="nickname" required maxLength={LIMITS.displayNameMax} value={name} onValue={setName} error={form.fieldError('name')} />
+      <Field
+        id="name"
+        label={t('settings.name')}
+        autoComplete="nickname"
+        required
+        limit={LIMITS.displayNameMax}
+        value={name}
+        onValue={setName}
+        error={form.fieldError('name')}
+      />
       <button type="submit" class="primary" disabled={form.busy}>
         {t('settings.saveName')}
       </button>
@@ -53,23 +64,41 @@ function PasswordForm() {
   const [oldPassword, setOldPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [saved, setSaved] = useState(false);
-  const form = useSubmit(
-    ['old_password', 'new_password'],
-    async () => {
-      setSaved(false);
-      await api.changePassword(oldPassword, newPassword);
-      setOldPassword('');
-      setNewPassword('');
-      setSaved(true);
-    },
-    { password: 'new_password' },
-  );
+  const form = useSubmit(['old_password', 'new_password'], async () => {
+    setSaved(false);
+    checkLength('new_password', newPassword, LIMITS.passwordMax, 'password_too_long');
+    await api.changePassword(oldPassword, newPassword);
+    setOldPassword('');
+    setNewPassword('');
+    setSaved(true);
+  });
   return (
     <form class="card stack" onSubmit={form.submit} noValidate aria-labelledby="password-title">
       <h2 id="password-title">{t('settings.password')}</h2>
       <FormMessage error={form.formError} success={saved ? t('settings.passwordSaved') : null} />
-      <Field id="old_password" label={t('settings.oldPassword')} type="password" autoComplete="current-password" required value={oldPassword} onValue={setOldPassword} error={form.fieldError('old_password')} />
-      <Field id="new_password" label={t('settings.newPassword')} hint={t('field.passwordHint')} type="password" autoComplete="new-password" required minLength={LIMITS.passwordMin} value={newPassword} onValue={setNewPassword} error={form.fieldError('new_password')} />
+      <Field
+        id="old_password"
+        label={t('settings.oldPassword')}
+        type="password"
+        autoComplete="current-password"
+        required
+        value={oldPassword}
+        onValue={setOldPassword}
+        error={form.fieldError('old_password')}
+      />
+      <Field
+        id="new_password"
+        label={t('settings.newPassword')}
+        hint={t('field.passwordHint', LIMIT_VARS)}
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={LIMITS.passwordMin}
+        limit={LIMITS.passwordMax}
+        value={newPassword}
+        onValue={setNewPassword}
+        error={form.fieldError('new_password')}
+      />
       <button type="submit" class="primary" disabled={form.busy}>
         {t('settings.savePassword')}
       </button>
@@ -131,20 +160,28 @@ function DeleteAccount() {
     if (confirming) yes.current?.focus();
   }, [confirming]);
   const rename = { password: 'delete_password', old_password: 'delete_password' };
-  const ask = useSubmit(['delete_password'], async () => {
-    if (password === '') throw new FieldProblem('delete_password', 'missing_field');
-    setConfirming(true);
-  }, rename);
-  const removal = useSubmit(['delete_password'], async () => {
-    try {
-      await api.deleteAccount(password);
-    } catch (failure) {
-      setConfirming(false);
-      throw failure;
-    }
-    app.announce(t('settings.deleted'));
-    await app.logout();
-  }, rename);
+  const ask = useSubmit(
+    ['delete_password'],
+    async () => {
+      if (password === '') throw new FieldProblem('delete_password', 'missing_field');
+      setConfirming(true);
+    },
+    rename,
+  );
+  const removal = useSubmit(
+    ['delete_password'],
+    async () => {
+      try {
+        await api.deleteAccount(password);
+      } catch (failure) {
+        setConfirming(false);
+        throw failure;
+      }
+      app.announce(t('settings.deleted'));
+      await app.logout();
+    },
+    rename,
+  );
 
   function cancel() {
     setConfirming(false);
@@ -158,15 +195,37 @@ function DeleteAccount() {
       <p>{t('settings.deleteExportFirst')}</p>
       <ExportLinks />
       <FormMessage error={ask.formError ?? removal.formError} />
-      <Field id="delete_password" label={t('settings.deletePassword')} type="password" autoComplete="current-password" required value={password} onValue={setPassword} error={ask.fieldError('delete_password') ?? removal.fieldError('delete_password')} />
-      <button ref={deleteButton} type="submit" class="danger" disabled={confirming || ask.busy} aria-expanded={confirming}>
+      <Field
+        id="delete_password"
+        label={t('settings.deletePassword')}
+        type="password"
+        autoComplete="current-password"
+        required
+        limit={LIMITS.passwordMax}
+        value={password}
+        onValue={setPassword}
+        error={ask.fieldError('delete_password') ?? removal.fieldError('delete_password')}
+      />
+      <button
+        ref={deleteButton}
+        type="submit"
+        class="danger"
+        disabled={confirming || ask.busy}
+        aria-expanded={confirming}
+      >
         {t('settings.delete')}
       </button>
       {confirming && (
         <div class="confirm" role="group" aria-labelledby="delete-confirm-text">
           <p id="delete-confirm-text">{t('settings.deleteConfirm', { email: app.me.email })}</p>
           <div class="inline">
-            <button ref={yes} type="button" class="danger" disabled={removal.busy} onClick={() => void removal.submit()}>
+            <button
+              ref={yes}
+              type="button"
+              class="danger"
+              disabled={removal.busy}
+              onClick={() => void removal.submit()}
+            >
               {t('settings.deleteYes')}
             </button>
             <button type="button" onClick={cancel}>

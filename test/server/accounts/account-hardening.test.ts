@@ -27,11 +27,17 @@ describe('issue 13: account hardening', () => {
     assert.equal((await steady.client().post('/api/reset-request', { email: 'anna@example.com' })).status, 200);
     const pair = resetPairFrom(await steady.smtp.nextMail());
 
-    assert.equal((await anna.post('/api/change-password', { old_password: PASSWORD, new_password: NEW_PASSWORD })).status, 200);
+    assert.equal(
+      (await anna.post('/api/change-password', { old_password: PASSWORD, new_password: NEW_PASSWORD })).status,
+      200,
+    );
     const reset = await steady.client().post('/api/reset-password', { ...pair, password: 'the attackers choice' });
     assert.equal(reset.status, 400);
     assert.equal(reset.body.code, 'reset_invalid');
-    assert.equal((await steady.client().post('/api/login', { email: 'anna@example.com', password: NEW_PASSWORD })).status, 200);
+    assert.equal(
+      (await steady.client().post('/api/login', { email: 'anna@example.com', password: NEW_PASSWORD })).status,
+      200,
+    );
   });
 
   it('POST /api/sessions/logout-others ends every other session and remember-me token, and keeps this one (point 8)', async (t) => {
@@ -61,7 +67,9 @@ describe('issue 13: account hardening', () => {
 
     for (const email of [ADMIN_EMAIL, ` ${ADMIN_EMAIL.toUpperCase()} `, 'Admin@Example.com']) {
       const invite = await anna.post('/api/invite', {});
-      const answer = await steady.client().post('/api/register', { email, password: PASSWORD, token: tokenOf(invite.body.url) });
+      const answer = await steady
+        .client()
+        .post('/api/register', { email, password: PASSWORD, token: tokenOf(invite.body.url) });
       assert.equal(answer.status, 400, email);
       assert.deepEqual(answer.body, {
         error: "The administrator's address can only be registered with an operator's invite",
@@ -77,7 +85,9 @@ describe('issue 13: account hardening', () => {
     }
 
     // The operator's invite (the CLI and the first-start invite make these) registers it.
-    const admin = await steady.client().post('/api/register', { email: ADMIN_EMAIL, password: PASSWORD, token: await steady.inviteToken() });
+    const admin = await steady
+      .client()
+      .post('/api/register', { email: ADMIN_EMAIL, password: PASSWORD, token: await steady.inviteToken() });
     assert.equal(admin.status, 200, admin.text);
   });
 });

@@ -10,11 +10,15 @@ describe('POST /api/change-password', () => {
   });
   after(() => steady.close());
 
-  const loginStatus = async (email: string, password: string) => (await steady.client().post('/api/login', { email, password })).status;
+  const loginStatus = async (email: string, password: string) =>
+    (await steady.client().post('/api/login', { email, password })).status;
 
   it('changes the password: { ok: true }, the old one stops working, the new one works', async () => {
     const anna = await steady.register('anna@example.com');
-    const answer = await anna.post('/api/change-password', { old_password: PASSWORD, new_password: 'brand new secret' });
+    const answer = await anna.post('/api/change-password', {
+      old_password: PASSWORD,
+      new_password: 'brand new secret',
+    });
     assert.equal(answer.status, 200);
     assert.deepEqual(answer.body, { ok: true });
     assert.equal(await loginStatus('anna@example.com', PASSWORD), 401);
@@ -29,11 +33,11 @@ describe('POST /api/change-password', () => {
     ] as const) {
       const answer = await bert.post('/api/change-password', body);
       assert.equal(answer.status, 400);
-      assert.deepEqual(answer.body, { error: `${field} must not be empty`, code: 'missing_field' });
+      assert.deepEqual(answer.body, { error: `${field} must not be empty`, code: 'missing_field', field });
     }
     const missing = await bert.post('/api/change-password', { old_password: PASSWORD });
     assert.equal(missing.status, 400);
-    assert.deepEqual(missing.body, { error: 'new_password is required', code: 'invalid_input' });
+    assert.deepEqual(missing.body, { error: 'new_password is required', code: 'invalid_input', field: 'new_password' });
     assert.equal(await loginStatus('bert@example.com', PASSWORD), 200);
   });
 
@@ -42,7 +46,11 @@ describe('POST /api/change-password', () => {
     for (const short of ['1234567', '🔑'.repeat(7)]) {
       const answer = await carl.post('/api/change-password', { old_password: PASSWORD, new_password: short });
       assert.equal(answer.status, 400);
-      assert.deepEqual(answer.body, { error: 'new_password must have at least 8 characters', code: 'password_too_short' });
+      assert.deepEqual(answer.body, {
+        error: 'new_password must have at least 8 characters',
+        code: 'password_too_short',
+        field: 'new_password',
+      });
     }
     assert.equal(await loginStatus('carl@example.com', PASSWORD), 200);
   });
@@ -55,22 +63,34 @@ describe('POST /api/change-password', () => {
       assert.equal(answer.status, 400);
       assert.equal(answer.body.code, 'password_too_short');
     }
-    const change = await emil.post('/api/change-password', { old_password: PASSWORD, new_password: 'brand new secret' });
+    const change = await emil.post('/api/change-password', {
+      old_password: PASSWORD,
+      new_password: 'brand new secret',
+    });
     assert.equal(change.status, 200);
     assert.deepEqual(change.body, { ok: true });
   });
 
   it('refuses a wrong old password with 400 wrong_password and keeps the session', async () => {
     const dora = await steady.register('dora@example.com');
-    const answer = await dora.post('/api/change-password', { old_password: `${PASSWORD}!`, new_password: 'brand new secret' });
+    const answer = await dora.post('/api/change-password', {
+      old_password: `${PASSWORD}!`,
+      new_password: 'brand new secret',
+    });
     assert.equal(answer.status, 400);
-    assert.deepEqual(answer.body, { error: 'The current password is wrong', code: 'wrong_password' });
+    assert.deepEqual(answer.body, {
+      error: 'The current password is wrong',
+      code: 'wrong_password',
+      field: 'old_password',
+    });
     assert.equal((await dora.get('/api/me')).status, 200);
     assert.equal(await loginStatus('dora@example.com', PASSWORD), 200);
   });
 
   it('answers 401 without a session', async () => {
-    const answer = await steady.client().post('/api/change-password', { old_password: PASSWORD, new_password: 'brand new secret' });
+    const answer = await steady
+      .client()
+      .post('/api/change-password', { old_password: PASSWORD, new_password: 'brand new secret' });
     assert.equal(answer.status, 401);
     assert.deepEqual(answer.body, { error: 'Not logged in', code: 'unauthenticated' });
   });

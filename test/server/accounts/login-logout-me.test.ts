@@ -34,7 +34,10 @@ describe('POST /api/login, POST /api/logout, GET /api/me', () => {
   });
 
   it('answers 401 with the identical body for a wrong password and an unknown e-mail, and sets no cookie', async () => {
-    const wrongPassword = await freshClient().post('/api/login', { email: 'anna@example.com', password: `${PASSWORD}x` });
+    const wrongPassword = await freshClient().post('/api/login', {
+      email: 'anna@example.com',
+      password: `${PASSWORD}x`,
+    });
     const unknownEmail = await freshClient().post('/api/login', { email: 'nobody@example.com', password: PASSWORD });
     for (const answer of [wrongPassword, unknownEmail]) {
       assert.equal(answer.status, 401);
@@ -49,13 +52,18 @@ describe('POST /api/login, POST /api/logout, GET /api/me', () => {
     assert.deepEqual((await client.post('/api/login', { email: ' ', password: PASSWORD })).body, {
       error: 'email must not be empty',
       code: 'missing_field',
+      field: 'email',
     });
     const noPassword = await client.post('/api/login', { email: 'anna@example.com', password: '' });
     assert.equal(noPassword.status, 400);
-    assert.deepEqual(noPassword.body, { error: 'password must not be empty', code: 'missing_field' });
+    assert.deepEqual(noPassword.body, {
+      error: 'password must not be empty',
+      code: 'missing_field',
+      field: 'password',
+    });
     const missing = await client.post('/api/login', { email: 'anna@example.com' });
     assert.equal(missing.status, 400);
-    assert.deepEqual(missing.body, { error: 'password is required', code: 'invalid_input' });
+    assert.deepEqual(missing.body, { error: 'password is required', code: 'invalid_input', field: 'password' });
   });
 
   it('empty fields spend no login attempt: after 30 of them a real login from that address works (decision 0009)', async () => {
@@ -83,7 +91,14 @@ describe('POST /api/login, POST /api/logout, GET /api/me', () => {
     assert.equal(me.status, 200);
     assert.equal(typeof me.body.id, 'number');
     assert.ok(Number.isInteger(me.body.id));
-    assert.deepEqual(me.body, { ok: true, email: 'nameless@example.com', id: me.body.id, name: '', locale: 'en', is_admin: false });
+    assert.deepEqual(me.body, {
+      ok: true,
+      email: 'nameless@example.com',
+      id: me.body.id,
+      name: '',
+      locale: 'en',
+      is_admin: false,
+    });
   });
 
   it('reports is_admin true exactly for ADMIN_EMAIL, compared trimmed and case-insensitively', async () => {

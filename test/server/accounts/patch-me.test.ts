@@ -27,7 +27,11 @@ describe('PATCH /api/me', () => {
     assert.deepEqual((await anna.patch('/api/me', { name: ` ${hundred} ` })).body, { ok: true, name: hundred });
     const tooLong = await anna.patch('/api/me', { name: 'x'.repeat(101) });
     assert.equal(tooLong.status, 400);
-    assert.deepEqual(tooLong.body, { error: 'name must have at most 100 characters', code: 'name_too_long' });
+    assert.deepEqual(tooLong.body, {
+      error: 'name must have at most 100 characters',
+      code: 'name_too_long',
+      field: 'name',
+    });
     assert.equal((await me()).name, hundred);
   });
 
@@ -36,7 +40,7 @@ describe('PATCH /api/me', () => {
     for (const body of [{ name: '' }, { name: '   ' }, {}]) {
       const answer = await anna.patch('/api/me', body);
       assert.equal(answer.status, 400, JSON.stringify(body));
-      assert.deepEqual(answer.body, { error: 'name must not be empty', code: 'missing_field' });
+      assert.deepEqual(answer.body, { error: 'name must not be empty', code: 'missing_field', field: 'name' });
     }
     assert.equal((await me()).name, 'Anna');
   });
@@ -44,7 +48,7 @@ describe('PATCH /api/me', () => {
   it('refuses a name that is not a string with 400 invalid_input', async () => {
     const answer = await anna.patch('/api/me', { name: 42 });
     assert.equal(answer.status, 400);
-    assert.deepEqual(answer.body, { error: 'name must be string', code: 'invalid_input' });
+    assert.deepEqual(answer.body, { error: 'name must be string', code: 'invalid_input', field: 'name' });
   });
 
   it('accepts the locales de, en and pl and answers { ok, locale }', async () => {
@@ -69,7 +73,11 @@ describe('PATCH /api/me', () => {
     for (const locale of ['fr', 'EN', 'de-DE', '', ' de']) {
       const answer = await anna.patch('/api/me', { locale });
       assert.equal(answer.status, 400, locale);
-      assert.deepEqual(answer.body, { error: 'locale must be one of de, en, pl', code: 'invalid_locale' });
+      assert.deepEqual(answer.body, {
+        error: 'locale must be one of de, en, pl',
+        code: 'invalid_locale',
+        field: 'locale',
+      });
     }
     assert.equal((await me()).locale, 'pl');
   });

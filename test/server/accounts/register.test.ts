@@ -4,12 +4,12 @@ import { countUsers } from '../../../src/server/accounts/store.js';
 import { DAY, SECOND } from '../../../src/server/clock.js';
 import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
 
-const INVITE_INVALID = { error: 'The invite link is not valid', code: 'invite_invalid' };
-const INVITE_USED = { error: 'The invite has already been used', code: 'invite_used' };
-const INVITE_EXPIRED = { error: 'The invite has expired', code: 'invite_expired' };
-const EMAIL_TAKEN = { error: 'This e-mail address is already registered', code: 'email_taken' };
-const INVALID_EMAIL = { error: 'email is not a valid e-mail address', code: 'invalid_email' };
-const TOO_SHORT = { error: 'password must have at least 8 characters', code: 'password_too_short' };
+const INVITE_INVALID = { error: 'The invite link is not valid', code: 'invite_invalid', field: 'token' };
+const INVITE_USED = { error: 'The invite has already been used', code: 'invite_used', field: 'token' };
+const INVITE_EXPIRED = { error: 'The invite has expired', code: 'invite_expired', field: 'token' };
+const EMAIL_TAKEN = { error: 'This e-mail address is already registered', code: 'email_taken', field: 'email' };
+const INVALID_EMAIL = { error: 'email is not a valid e-mail address', code: 'invalid_email', field: 'email' };
+const TOO_SHORT = { error: 'password must have at least 8 characters', code: 'password_too_short', field: 'password' };
 
 /** A syntactically valid address of exactly `length` characters. */
 function addressOfLength(length: number): string {
@@ -41,11 +41,21 @@ describe('POST /api/register', () => {
     assert.deepEqual(answer.body, { ok: true, email: 'bert@example.com', name: 'Bert B.' });
     const me = await client.get('/api/me');
     assert.equal(me.status, 200);
-    assert.deepEqual(me.body, { ok: true, email: 'bert@example.com', id: me.body.id, name: 'Bert B.', locale: 'en', is_admin: false });
+    assert.deepEqual(me.body, {
+      ok: true,
+      email: 'bert@example.com',
+      id: me.body.id,
+      name: 'Bert B.',
+      locale: 'en',
+      is_admin: false,
+    });
   });
 
   it('stores an empty name when none, or only spaces, is given', async () => {
-    for (const [email, name] of [['carl@example.com', undefined], ['dora@example.com', '   ']] as const) {
+    for (const [email, name] of [
+      ['carl@example.com', undefined],
+      ['dora@example.com', '   '],
+    ] as const) {
       const { client, answer } = await register({ email, password: PASSWORD, token: await steady.inviteToken(), name });
       assert.equal(answer.status, 200);
       assert.deepEqual(answer.body, { ok: true, email, name: '' });
@@ -60,7 +70,7 @@ describe('POST /api/register', () => {
       for (const empty of field === 'password' ? [''] : ['', '  ']) {
         const { answer } = await register({ ...valid, [field]: empty });
         assert.equal(answer.status, 400, `${field}=${JSON.stringify(empty)}`);
-        assert.deepEqual(answer.body, { error: `${field} must not be empty`, code: 'missing_field' });
+        assert.deepEqual(answer.body, { error: `${field} must not be empty`, code: 'missing_field', field });
       }
     }
     // None of those spent the invite.
@@ -89,17 +99,28 @@ describe('POST /api/register', () => {
     const lastSecond = await other.inviteToken();
     const expired = await other.inviteToken();
     other.clock.advance(7 * DAY - SECOND);
-    const early = await other.client().post('/api/register', { email: 'ida@example.com', password: PASSWORD, token: lastSecond });
+    const early = await other
+      .client()
+      .post('/api/register', { email: 'ida@example.com', password: PASSWORD, token: lastSecond });
     assert.equal(early.status, 200);
     other.clock.advance(SECOND);
-    const late = await other.client().post('/api/register', { email: 'jan@example.com', password: PASSWORD, token: expired });
+    const late = await other
+      .client()
+      .post('/api/register', { email: 'jan@example.com', password: PASSWORD, token: expired });
     assert.equal(late.status, 400);
     assert.deepEqual(late.body, INVITE_EXPIRED);
   });
 
   it('refuses invalid e-mail addresses with 400 invalid_email', async () => {
     const token = await steady.inviteToken();
-    for (const email of ['not-an-email', 'a@b', 'a b@example.com', '@example.com', 'x@example.com\nBcc: y@example.com', addressOfLength(255)]) {
+    for (const email of [
+      'not-an-email',
+      'a@b',
+      'a b@example.com',
+      '@example.com',
+      'x@example.com\nBcc: y@example.com',
+      addressOfLength(255),
+    ]) {
       const { answer } = await register({ email, password: PASSWORD, token });
       assert.equal(answer.status, 400, email);
       assert.deepEqual(answer.body, INVALID_EMAIL);
@@ -120,7 +141,11 @@ describe('POST /api/register', () => {
     }
     const tooLong = await register({ email: 'kai@example.com', password: 'p'.repeat(257), token });
     assert.equal(tooLong.answer.status, 400);
-    assert.deepEqual(tooLong.answer.body, { error: 'password must have at most 256 characters', code: 'password_too_long' });
+    assert.deepEqual(tooLong.answer.body, {
+      error: 'password must have at most 256 characters',
+      code: 'password_too_long',
+      field: 'password',
+    });
 
     const emoji = await register({ email: 'kai@example.com', password: '😀'.repeat(8), token });
     assert.equal(emoji.answer.status, 200);
@@ -132,7 +157,11 @@ describe('POST /api/register', () => {
     const token = await steady.inviteToken();
     const { answer } = await register({ email: 'lea@example.com', password: PASSWORD, token, name: 'n'.repeat(101) });
     assert.equal(answer.status, 400);
-    assert.deepEqual(answer.body, { error: 'name must have at most 100 characters', code: 'name_too_long' });
+    assert.deepEqual(answer.body, {
+      error: 'name must have at most 100 characters',
+      code: 'name_too_long',
+      field: 'name',
+    });
   });
 
   it('answers 409 email_taken for a registered address, also in other case and with spaces', async () => {
@@ -162,7 +191,9 @@ describe('POST /api/register', () => {
     t.after(() => other.close());
     const token = await other.inviteToken();
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => other.client().post('/api/register', { email: `racer${i}@example.com`, password: PASSWORD, token })),
+      Array.from({ length: 10 }, (_, i) =>
+        other.client().post('/api/register', { email: `racer${i}@example.com`, password: PASSWORD, token }),
+      ),
     );
     const statuses = answers.map((a) => a.status).sort();
     assert.deepEqual(statuses, [200, 400, 400, 400, 400, 400, 400, 400, 400, 400]);
@@ -175,7 +206,9 @@ describe('POST /api/register', () => {
     t.after(() => other.close());
     const tokens = await Promise.all(Array.from({ length: 5 }, () => other.inviteToken()));
     const answers = await Promise.all(
-      tokens.map((token) => other.client().post('/api/register', { email: 'twin@example.com', password: PASSWORD, token })),
+      tokens.map((token) =>
+        other.client().post('/api/register', { email: 'twin@example.com', password: PASSWORD, token }),
+      ),
     );
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409, 409, 409, 409]);
     for (const loser of answers.filter((a) => a.status === 409)) assert.deepEqual(loser.body, EMAIL_TAKEN);
@@ -183,7 +216,9 @@ describe('POST /api/register', () => {
     // Every losing invite was rolled back to pending and still registers someone else.
     const losers = tokens.filter((_, i) => answers[i]!.status === 409);
     for (const [i, token] of losers.entries()) {
-      const answer = await other.client().post('/api/register', { email: `sibling${i}@example.com`, password: PASSWORD, token });
+      const answer = await other
+        .client()
+        .post('/api/register', { email: `sibling${i}@example.com`, password: PASSWORD, token });
       assert.equal(answer.status, 200, `invite ${i} should still be pending`);
     }
   });

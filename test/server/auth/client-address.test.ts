@@ -13,7 +13,13 @@ describe('throttling key of a client address', () => {
 
   it('counts IPv6 addresses per /64 network, however they are written', () => {
     const expected = '2001:db8:0:1::/64';
-    for (const ip of ['2001:db8:0:1::1', '2001:0db8:0000:0001:ffff:ffff:ffff:ffff', '2001:DB8:0:1:0:0:0:2', '2001:db8:0:1::1.2.3.4', '2001:db8:0:1::9%eth0']) {
+    for (const ip of [
+      '2001:db8:0:1::1',
+      '2001:0db8:0000:0001:ffff:ffff:ffff:ffff',
+      '2001:DB8:0:1:0:0:0:2',
+      '2001:db8:0:1::1.2.3.4',
+      '2001:db8:0:1::9%eth0',
+    ]) {
       assert.equal(addressThrottleKey(ip), expected, ip);
     }
     assert.equal(addressThrottleKey('2001:db8::1'), '2001:db8:0:0::/64');
@@ -26,7 +32,7 @@ describe('throttling key of a client address', () => {
     assert.equal(addressThrottleKey(''), '');
   });
 
-  it('at login, new addresses from the attacker\'s IPv6 /64 do not buy new attempts; another network is unaffected', async (t) => {
+  it("at login, new addresses from the attacker's IPv6 /64 do not buy new attempts; another network is unaffected", async (t) => {
     const steady = await createTestApp();
     t.after(() => steady.close());
     await steady.register('anna@example.com');
@@ -47,7 +53,11 @@ describe('the client address behind a proxy (TRUST_PROXY)', () => {
   const loginBody = { email: 'anna@example.com', password: 'guess' };
 
   async function loginBucketKeys(steady: Awaited<ReturnType<typeof createTestApp>>): Promise<string[]> {
-    const rows = await steady.deps.db.selectFrom('throttle_buckets').select('key').where('key', 'like', 'loginPerAddress:%').execute();
+    const rows = await steady.deps.db
+      .selectFrom('throttle_buckets')
+      .select('key')
+      .where('key', 'like', 'loginPerAddress:%')
+      .execute();
     return rows.map((row) => row.key).sort();
   }
 
@@ -78,14 +88,20 @@ describe('the client address behind a proxy (TRUST_PROXY)', () => {
     const attacker = viaProxy();
     const statuses: number[] = [];
     for (let n = 1; n <= THROTTLE_RULES.loginPerAddress.capacity + 1; n++) {
-      statuses.push((await attacker.post('/api/login', loginBody, { 'x-forwarded-for': `198.51.100.${n}, 203.0.113.66` })).status);
+      statuses.push(
+        (await attacker.post('/api/login', loginBody, { 'x-forwarded-for': `198.51.100.${n}, 203.0.113.66` })).status,
+      );
     }
     assert.deepEqual(statuses, [...Array<number>(THROTTLE_RULES.loginPerAddress.capacity).fill(401), 429]);
     assert.deepEqual(await loginBucketKeys(steady), ['loginPerAddress:203.0.113.66']);
 
     // Another client behind the same proxy has its own bucket.
     const owner = viaProxy();
-    const ownerLogin = await owner.post('/api/login', { email: 'anna@example.com', password: PASSWORD }, { 'x-forwarded-for': '192.0.2.10' });
+    const ownerLogin = await owner.post(
+      '/api/login',
+      { email: 'anna@example.com', password: PASSWORD },
+      { 'x-forwarded-for': '192.0.2.10' },
+    );
     assert.equal(ownerLogin.status, 200);
     assert.deepEqual(await loginBucketKeys(steady), ['loginPerAddress:192.0.2.10', 'loginPerAddress:203.0.113.66']);
   });

@@ -40,20 +40,40 @@ describe('session cookies', () => {
     const login = await steady.client().post('/api/login', { email: 'anna@example.com', password: PASSWORD });
     const cookies = parseSetCookies(login);
     assert.deepEqual(cookies.map((c) => c.name).sort(), ['steady_remember', 'steady_session']);
-    assertCookieAttributes(cookies.find((c) => c.name === 'steady_session')!, false, DAY_SECONDS);
-    assertCookieAttributes(cookies.find((c) => c.name === 'steady_remember')!, false, 30 * DAY_SECONDS);
+    assertCookieAttributes(
+      cookies.find((c) => c.name === 'steady_session')!,
+      false,
+      DAY_SECONDS,
+    );
+    assertCookieAttributes(
+      cookies.find((c) => c.name === 'steady_remember')!,
+      false,
+      30 * DAY_SECONDS,
+    );
   });
 
   it('on https: __Host- names and Secure, and those cookies carry the session', async (t) => {
     const steady = await createTestApp({ BASE_URL: 'https://steady.example' });
     t.after(() => steady.close());
     const client = steady.client();
-    const register = await client.post('/api/register', { email: 'anna@example.com', password: PASSWORD, token: await steady.inviteToken() });
+    const register = await client.post('/api/register', {
+      email: 'anna@example.com',
+      password: PASSWORD,
+      token: await steady.inviteToken(),
+    });
     assert.equal(register.status, 200);
     const cookies = parseSetCookies(register);
     assert.deepEqual(cookies.map((c) => c.name).sort(), ['__Host-steady_remember', '__Host-steady_session']);
-    assertCookieAttributes(cookies.find((c) => c.name === '__Host-steady_session')!, true, DAY_SECONDS);
-    assertCookieAttributes(cookies.find((c) => c.name === '__Host-steady_remember')!, true, 30 * DAY_SECONDS);
+    assertCookieAttributes(
+      cookies.find((c) => c.name === '__Host-steady_session')!,
+      true,
+      DAY_SECONDS,
+    );
+    assertCookieAttributes(
+      cookies.find((c) => c.name === '__Host-steady_remember')!,
+      true,
+      30 * DAY_SECONDS,
+    );
     assert.equal((await client.get('/api/me')).status, 200);
 
     // The same values under the plain http names are not accepted by an https installation.

@@ -61,7 +61,10 @@ describe('credential version (issue 13 point 2)', () => {
     // Keep copies of the other device's rows, as a login that wrote them after the change's clean-up would leave them.
     const sessions = await steady.deps.db.selectFrom('sessions').selectAll().execute();
     const tokens = await steady.deps.db.selectFrom('remember_tokens').selectAll().execute();
-    assert.equal((await owner.post('/api/change-password', { old_password: PASSWORD, new_password: NEW_PASSWORD })).status, 200);
+    assert.equal(
+      (await owner.post('/api/change-password', { old_password: PASSWORD, new_password: NEW_PASSWORD })).status,
+      200,
+    );
     await steady.deps.db.deleteFrom('sessions').execute();
     await steady.deps.db.deleteFrom('remember_tokens').execute();
     await steady.deps.db.insertInto('sessions').values(sessions).execute();

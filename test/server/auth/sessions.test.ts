@@ -133,7 +133,10 @@ describe('sessions and remember-me', () => {
     assert.equal(logout.status, 200);
     assert.deepEqual(logout.body, { ok: true });
     // Only the two clearing cookies: logout never resolves the session, so remember-me is not rotated first.
-    assert.deepEqual(logout.setCookies.map((line) => /^([^=]+)=;.*Max-Age=0/i.exec(line)?.[1]).sort(), [REMEMBER, SESSION]);
+    assert.deepEqual(logout.setCookies.map((line) => /^([^=]+)=;.*Max-Age=0/i.exec(line)?.[1]).sort(), [
+      REMEMBER,
+      SESSION,
+    ]);
     const db = steady.deps.db;
     assert.deepEqual(await db.selectFrom('sessions').select('id').execute(), []);
     assert.deepEqual(await db.selectFrom('remember_tokens').select('id').execute(), []);
@@ -161,7 +164,10 @@ describe('sessions and remember-me', () => {
     const phone = await loggedIn(steady, 'anna@example.com');
     const bert = await steady.register('bert@example.com');
 
-    const change = await anna.post('/api/change-password', { old_password: PASSWORD, new_password: 'a new passphrase' });
+    const change = await anna.post('/api/change-password', {
+      old_password: PASSWORD,
+      new_password: 'a new passphrase',
+    });
     assert.equal(change.status, 200);
     assert.deepEqual(change.body, { ok: true });
     assert.deepEqual(change.setCookies.map((line) => line.split('=')[0]).sort(), [REMEMBER, SESSION]);
@@ -178,7 +184,10 @@ describe('sessions and remember-me', () => {
     const other = steady.client();
     other.remoteAddress = '192.0.2.7';
     assert.equal((await other.post('/api/login', { email: 'anna@example.com', password: PASSWORD })).status, 401);
-    assert.equal((await other.post('/api/login', { email: 'anna@example.com', password: 'a new passphrase' })).status, 200);
+    assert.equal(
+      (await other.post('/api/login', { email: 'anna@example.com', password: 'a new passphrase' })).status,
+      200,
+    );
   });
 
   it('passwords are never trimmed: one with surrounding spaces works only exactly as given', async (t) => {
@@ -186,15 +195,34 @@ describe('sessions and remember-me', () => {
     const spaced = '  spaced out  ';
     const anna = await steady.register('anna@example.com', { password: spaced });
     for (const attempt of ['spaced out', '  spaced out', 'spaced out  ']) {
-      assert.equal((await steady.client().post('/api/login', { email: 'anna@example.com', password: attempt })).status, 401, attempt);
+      assert.equal(
+        (await steady.client().post('/api/login', { email: 'anna@example.com', password: attempt })).status,
+        401,
+        attempt,
+      );
     }
-    assert.equal((await steady.client().post('/api/login', { email: 'anna@example.com', password: spaced })).status, 200);
+    assert.equal(
+      (await steady.client().post('/api/login', { email: 'anna@example.com', password: spaced })).status,
+      200,
+    );
 
-    const trimmedOld = await anna.post('/api/change-password', { old_password: 'spaced out', new_password: ' another one ' });
+    const trimmedOld = await anna.post('/api/change-password', {
+      old_password: 'spaced out',
+      new_password: ' another one ',
+    });
     assert.equal(trimmedOld.status, 400);
     assert.equal(trimmedOld.body.code, 'wrong_password');
-    assert.equal((await anna.post('/api/change-password', { old_password: spaced, new_password: ' another one ' })).status, 200);
-    assert.equal((await steady.client().post('/api/login', { email: 'anna@example.com', password: 'another one' })).status, 401);
-    assert.equal((await steady.client().post('/api/login', { email: 'anna@example.com', password: ' another one ' })).status, 200);
+    assert.equal(
+      (await anna.post('/api/change-password', { old_password: spaced, new_password: ' another one ' })).status,
+      200,
+    );
+    assert.equal(
+      (await steady.client().post('/api/login', { email: 'anna@example.com', password: 'another one' })).status,
+      401,
+    );
+    assert.equal(
+      (await steady.client().post('/api/login', { email: 'anna@example.com', password: ' another one ' })).status,
+      200,
+    );
   });
 });

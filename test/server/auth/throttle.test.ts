@@ -17,7 +17,10 @@ async function attemptUntilThrottled(attempt: () => Promise<TestResponse>, limit
 function assertTooManyAttempts(answer: TestResponse, retryAfterSeconds: number): void {
   assert.equal(answer.status, 429);
   assert.equal(answer.headers['retry-after'], String(retryAfterSeconds));
-  assert.deepEqual(answer.body, { error: `Too many attempts, try again later (in ${retryAfterSeconds} s)`, code: 'too_many_attempts' });
+  assert.deepEqual(answer.body, {
+    error: `Too many attempts, try again later (in ${retryAfterSeconds} s)`,
+    code: 'too_many_attempts',
+  });
 }
 
 describe('throttling', () => {
@@ -37,9 +40,15 @@ describe('throttling', () => {
     const retryAfter = THROTTLE_RULES.loginPerAddress.refillMs / SECOND;
     assertTooManyAttempts(answer, retryAfter);
     // Even the right password is refused from the throttled address: the limit is not a password oracle.
-    assertTooManyAttempts(await attacker.post('/api/login', { email: 'anna@example.com', password: PASSWORD }), retryAfter);
+    assertTooManyAttempts(
+      await attacker.post('/api/login', { email: 'anna@example.com', password: PASSWORD }),
+      retryAfter,
+    );
     // Unknown addresses spend the same attempts, so 429 says nothing about which accounts exist.
-    assertTooManyAttempts(await attacker.post('/api/login', { email: 'nobody@example.com', password: PASSWORD }), retryAfter);
+    assertTooManyAttempts(
+      await attacker.post('/api/login', { email: 'nobody@example.com', password: PASSWORD }),
+      retryAfter,
+    );
 
     const ownerLogin = await owner.post('/api/login', { email: 'anna@example.com', password: PASSWORD });
     assert.equal(ownerLogin.status, 200);
@@ -63,10 +72,16 @@ describe('throttling', () => {
     assert.equal(attempts, THROTTLE_RULES.changePasswordPerSession.capacity + 1);
     const retryAfter = THROTTLE_RULES.changePasswordPerSession.refillMs / SECOND;
     assertTooManyAttempts(answer, retryAfter);
-    assertTooManyAttempts(await anna.post('/api/change-password', { old_password: PASSWORD, new_password: 'brand new secret' }), retryAfter);
+    assertTooManyAttempts(
+      await anna.post('/api/change-password', { old_password: PASSWORD, new_password: 'brand new secret' }),
+      retryAfter,
+    );
 
     steady.clock.advance(retryAfter * SECOND);
-    const afterWaiting = await anna.post('/api/change-password', { old_password: PASSWORD, new_password: 'brand new secret' });
+    const afterWaiting = await anna.post('/api/change-password', {
+      old_password: PASSWORD,
+      new_password: 'brand new secret',
+    });
     assert.equal(afterWaiting.status, 200);
     assert.deepEqual(afterWaiting.body, { ok: true });
   });
@@ -85,7 +100,10 @@ describe('throttling', () => {
     // The owner logs in again (a new session) and can change the password at once.
     const again = steady.client();
     assert.equal((await again.post('/api/login', { email: 'anna@example.com', password: PASSWORD })).status, 200);
-    const change = await again.post('/api/change-password', { old_password: PASSWORD, new_password: 'brand new secret' });
+    const change = await again.post('/api/change-password', {
+      old_password: PASSWORD,
+      new_password: 'brand new secret',
+    });
     assert.equal(change.status, 200, change.text);
     assert.equal((await thief.get('/api/me')).status, 401);
   });
@@ -97,7 +115,9 @@ describe('throttling', () => {
     const attacker = steady.client();
     attacker.remoteAddress = '203.0.113.99';
     const answers = await Promise.all(
-      Array.from({ length: 25 }, () => attacker.post('/api/login', { email: 'anna@example.com', password: 'parallel guess' })),
+      Array.from({ length: 25 }, () =>
+        attacker.post('/api/login', { email: 'anna@example.com', password: 'parallel guess' }),
+      ),
     );
     const statuses = answers.map((a) => a.status);
     assert.equal(statuses.filter((s) => s === 401).length, THROTTLE_RULES.loginPerAddress.capacity);

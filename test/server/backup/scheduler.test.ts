@@ -7,48 +7,58 @@ import { DAY, FakeClock, MINUTE } from '../../../src/server/clock.js';
 import { openDatabase } from '../../../src/server/db/open.js';
 import { createTestApp } from '../../support/app.js';
 
-const quiet = { info: () => undefined, error: (details: object) => assert.fail(`unexpected error ${JSON.stringify(details)}`) };
+const quiet = {
+  info: () => undefined,
+  error: (details: object) => assert.fail(`unexpected error ${JSON.stringify(details)}`),
+};
 
-test('BACKUP_DIR: one backup a day from 03:00 server time, by exactly one of two processes, newest 14 kept', { timeout: 120_000 }, async (t) => {
-  const app = await createTestApp();
-  await app.register('anna@example.com');
-  // A second process: its own connection to the same database, its own scheduler.
-  const second = openDatabase(app.deps.config.database);
-  t.after(async () => {
-    await second.close();
-    await app.close();
-  });
-  const backupDir = path.join(app.deps.config.dataDir, 'backups');
-  fs.mkdirSync(backupDir);
-  const clock = new FakeClock(Date.UTC(2026, 0, 15, 2, 59, 0));
-  const options = { clock, database: app.deps.config.database, backupDir, timeZone: 'Europe/Berlin', log: quiet };
-  const schedulers = [new BackupScheduler({ ...options, db: app.deps.db }), new BackupScheduler({ ...options, db: second.db })];
-  const extension = app.deps.config.database.kind === 'sqlite' ? 'db' : 'dump';
-  const checkBoth = () => Promise.all(schedulers.map((scheduler) => scheduler.check()));
+test(
+  'BACKUP_DIR: one backup a day from 03:00 server time, by exactly one of two processes, newest 14 kept',
+  { timeout: 120_000 },
+  async (t) => {
+    const app = await createTestApp();
+    await app.register('anna@example.com');
+    // A second process: its own connection to the same database, its own scheduler.
+    const second = openDatabase(app.deps.config.database);
+    t.after(async () => {
+      await second.close();
+      await app.close();
+    });
+    const backupDir = path.join(app.deps.config.dataDir, 'backups');
+    fs.mkdirSync(backupDir);
+    const clock = new FakeClock(Date.UTC(2026, 0, 15, 2, 59, 0));
+    const options = { clock, database: app.deps.config.database, backupDir, timeZone: 'Europe/Berlin', log: quiet };
+    const schedulers = [
+      new BackupScheduler({ ...options, db: app.deps.db }),
+      new BackupScheduler({ ...options, db: second.db }),
+    ];
+    const extension = app.deps.config.database.kind === 'sqlite' ? 'db' : 'dump';
+    const checkBoth = () => Promise.all(schedulers.map((scheduler) => scheduler.check()));
 
-  // 02:59 UTC is 03:59 in Berlin: due. At 01:59 UTC (02:59 Berlin) the day before it was not.
-  clock.advance(-DAY - 60 * MINUTE);
-  assert.deepEqual(await checkBoth(), [null, null]);
-  assert.deepEqual(fs.readdirSync(backupDir), []);
+    // 02:59 UTC is 03:59 in Berlin: due. At 01:59 UTC (02:59 Berlin) the day before it was not.
+    clock.advance(-DAY - 60 * MINUTE);
+    assert.deepEqual(await checkBoth(), [null, null]);
+    assert.deepEqual(fs.readdirSync(backupDir), []);
 
-  clock.advance(DAY + 60 * MINUTE);
-  const made = await checkBoth();
-  assert.equal(made.filter((file) => file !== null).length, 1, `exactly one process backs up: ${made}`);
-  assert.deepEqual(fs.readdirSync(backupDir), [`steady-2026-01-15.${extension}`]);
-  assert.equal(fs.statSync(path.join(backupDir, `steady-2026-01-15.${extension}`)).mode & 0o777, 0o600);
-  // Later checks the same day do nothing.
-  clock.advance(10 * MINUTE);
-  assert.deepEqual(await checkBoth(), [null, null]);
+    clock.advance(DAY + 60 * MINUTE);
+    const made = await checkBoth();
+    assert.equal(made.filter((file) => file !== null).length, 1, `exactly one process backs up: ${made}`);
+    assert.deepEqual(fs.readdirSync(backupDir), [`steady-2026-01-15.${extension}`]);
+    assert.equal(fs.statSync(path.join(backupDir, `steady-2026-01-15.${extension}`)).mode & 0o777, 0o600);
+    // Later checks the same day do nothing.
+    clock.advance(10 * MINUTE);
+    assert.deepEqual(await checkBoth(), [null, null]);
 
-  for (let day = 1; day <= 15; day++) {
-    clock.advance(DAY);
-    assert.equal((await checkBoth()).filter((file) => file !== null).length, 1);
-  }
-  const kept = fs.readdirSync(backupDir).sort();
-  assert.equal(kept.length, BACKUPS_KEPT);
-  assert.equal(kept[0], `steady-2026-01-17.${extension}`);
-  assert.equal(kept.at(-1), `steady-2026-01-30.${extension}`);
-});
+    for (let day = 1; day <= 15; day++) {
+      clock.advance(DAY);
+      assert.equal((await checkBoth()).filter((file) => file !== null).length, 1);
+    }
+    const kept = fs.readdirSync(backupDir).sort();
+    assert.equal(kept.length, BACKUPS_KEPT);
+    assert.equal(kept[0], `steady-2026-01-17.${extension}`);
+    assert.equal(kept.at(-1), `steady-2026-01-30.${extension}`);
+  },
+);
 
 test('a failed scheduled backup gives the day back, and the next check writes it', { timeout: 60_000 }, async (t) => {
   const app = await createTestApp();
@@ -67,5 +77,8 @@ test('a failed scheduled backup gives the day back, and the next check writes it
   assert.equal(await scheduler.check(), null);
   assert.equal(errors.length, 1);
   fs.mkdirSync(backupDir);
-  assert.equal(await scheduler.check(), path.join(backupDir, `steady-2026-01-15.${app.deps.config.database.kind === 'sqlite' ? 'db' : 'dump'}`));
+  assert.equal(
+    await scheduler.check(),
+    path.join(backupDir, `steady-2026-01-15.${app.deps.config.database.kind === 'sqlite' ? 'db' : 'dump'}`),
+  );
 });

@@ -18,37 +18,44 @@ function zoneAtNoon(): { zone: string; localDate: string } {
   return { zone, localDate };
 }
 
-test('a server started with BACKUP_DIR writes the day\'s backup (after 03:00 server time) on its own', { timeout: 60_000 }, async (t) => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'steady-backup-dir-'));
-  t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const backupDir = path.join(dataDir, 'backups');
-  const { zone, localDate } = zoneAtNoon();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: projectRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATA_DIR: dataDir,
-      DATABASE_URL: `sqlite:${path.join(dataDir, 'steady.db')}`,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      TZ: zone,
-      BACKUP_DIR: backupDir,
-    },
-    stdio: 'ignore',
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  t.after(async () => {
-    child.kill('SIGTERM');
-    await exited;
-  });
-  const expected = path.join(backupDir, `steady-${localDate}.db`);
-  const deadline = Date.now() + 30_000;
-  while (!fs.existsSync(expected)) {
-    assert.ok(Date.now() < deadline, `no backup ${expected} appeared; BACKUP_DIR has ${fs.existsSync(backupDir) ? fs.readdirSync(backupDir) : 'nothing'}`);
-    assert.equal(child.exitCode, null, 'the server exited');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.equal(fs.statSync(expected).mode & 0o777, 0o600);
-  assert.equal(fs.statSync(backupDir).mode & 0o777, 0o700, 'the backup folder is private like the data folder');
-});
+test(
+  "a server started with BACKUP_DIR writes the day's backup (after 03:00 server time) on its own",
+  { timeout: 60_000 },
+  async (t) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'steady-backup-dir-'));
+    t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const backupDir = path.join(dataDir, 'backups');
+    const { zone, localDate } = zoneAtNoon();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: projectRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: dataDir,
+        DATABASE_URL: `sqlite:${path.join(dataDir, 'steady.db')}`,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        TZ: zone,
+        BACKUP_DIR: backupDir,
+      },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    t.after(async () => {
+      child.kill('SIGTERM');
+      await exited;
+    });
+    const expected = path.join(backupDir, `steady-${localDate}.db`);
+    const deadline = Date.now() + 30_000;
+    while (!fs.existsSync(expected)) {
+      assert.ok(
+        Date.now() < deadline,
+        `no backup ${expected} appeared; BACKUP_DIR has ${fs.existsSync(backupDir) ? fs.readdirSync(backupDir) : 'nothing'}`,
+      );
+      assert.equal(child.exitCode, null, 'the server exited');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(fs.statSync(expected).mode & 0o777, 0o600);
+    assert.equal(fs.statSync(backupDir).mode & 0o777, 0o700, 'the backup folder is private like the data folder');
+  },
+);

@@ -26,99 +26,124 @@ function envFor(app: TestApp): Record<string, string> {
 
 /** Puts the backup where a server can be started on it: the file itself (SQLite) or a fresh database restored from the dump. */
 async function restore(app: TestApp, file: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  if (app.deps.config.database.kind === 'sqlite') return { env: { DATABASE_URL: `sqlite:${file}` }, drop: async () => undefined };
+  if (app.deps.config.database.kind === 'sqlite')
+    return { env: { DATABASE_URL: `sqlite:${file}` }, drop: async () => undefined };
   const restored = await createTestDatabase('postgres');
   await run('pg_restore', ['--no-owner', `--dbname=${restored.url}`, file]);
   return { env: { DATABASE_URL: restored.url, DATA_DIR: restored.dataDir }, drop: () => restored.drop() };
 }
 
-test('steady backup FILE while four writers log: every write acknowledged before it began is in the copy, which is whole and private, and a server started on it serves it', { timeout: 120_000 }, async (t) => {
-  const app = await createTestApp();
-  t.after(() => app.close());
-  const writers: Array<{ client: TestClient; goalId: string; acked: number[]; ackedBefore: number[] }> = [];
-  for (let i = 0; i < 4; i++) {
-    const client = await app.register(`writer${i}@example.com`);
-    const goalId = (await client.post('/api/goals', { name: `Writer ${i} 📝` })).body.id;
-    writers.push({ client, goalId, acked: [], ackedBefore: [] });
-  }
-
-  let backupBegan = false;
-  let stop = false;
-  const writing = writers.map(async (writer) => {
-    for (let amount = 1; !stop; amount++) {
-      const answer = await writer.client.post(`/api/goals/${writer.goalId}/sets/${DATE}`, { amount });
-      assert.equal(answer.status, 200, answer.text);
-      writer.acked.push(amount);
-      if (!backupBegan) writer.ackedBefore.push(amount);
+test(
+  'steady backup FILE while four writers log: every write acknowledged before it began is in the copy, which is whole and private, and a server started on it serves it',
+  { timeout: 120_000 },
+  async (t) => {
+    const app = await createTestApp();
+    t.after(() => app.close());
+    const writers: Array<{ client: TestClient; goalId: string; acked: number[]; ackedBefore: number[] }> = [];
+    for (let i = 0; i < 4; i++) {
+      const client = await app.register(`writer${i}@example.com`);
+      const goalId = (await client.post('/api/goals', { name: `Writer ${i} 📝` })).body.id;
+      writers.push({ client, goalId, acked: [], ackedBefore: [] });
     }
-  });
-  // Let the writers get going, then back up while they keep logging.
-  while (writers.some((writer) => writer.acked.length < 20)) await new Promise((resolve) => setTimeout(resolve, 5));
-  const directory = fs.mkdtempSync(path.join(app.deps.config.dataDir, 'backups-'));
-  const file = path.join(directory, 'steady-backup.db');
-  backupBegan = true;
-  const backup = await steady(['backup', file], envFor(app));
-  stop = true;
-  await Promise.all(writing);
 
-  assert.equal(backup.stderr, '');
-  assert.equal(backup.code, 0);
-  assert.match(backup.stdout, /^Backup written: .*steady-backup\.db \(\d+ bytes\)\n$/);
-  assert.equal(fs.statSync(file).mode & 0o777, 0o600);
-  assert.deepEqual(fs.readdirSync(directory), ['steady-backup.db'], 'no temporary file is left');
-  assert.ok(writers.every((writer) => writer.acked.length > writer.ackedBefore.length), 'the writers kept writing during the backup');
+    let backupBegan = false;
+    let stop = false;
+    const writing = writers.map(async (writer) => {
+      for (let amount = 1; !stop; amount++) {
+        const answer = await writer.client.post(`/api/goals/${writer.goalId}/sets/${DATE}`, { amount });
+        assert.equal(answer.status, 200, answer.text);
+        writer.acked.push(amount);
+        if (!backupBegan) writer.ackedBefore.push(amount);
+      }
+    });
+    // Let the writers get going, then back up while they keep logging.
+    while (writers.some((writer) => writer.acked.length < 20)) await new Promise((resolve) => setTimeout(resolve, 5));
+    const directory = fs.mkdtempSync(path.join(app.deps.config.dataDir, 'backups-'));
+    const file = path.join(directory, 'steady-backup.db');
+    backupBegan = true;
+    const backup = await steady(['backup', file], envFor(app));
+    stop = true;
+    await Promise.all(writing);
 
-  if (app.deps.config.database.kind === 'sqlite') {
-    const copy = new SqliteDatabase(file, { readonly: true });
-    assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
-    copy.close();
-  }
+    assert.equal(backup.stderr, '');
+    assert.equal(backup.code, 0);
+    assert.match(backup.stdout, /^Backup written: .*steady-backup\.db \(\d+ bytes\)\n$/);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    assert.deepEqual(fs.readdirSync(directory), ['steady-backup.db'], 'no temporary file is left');
+    assert.ok(
+      writers.every((writer) => writer.acked.length > writer.ackedBefore.length),
+      'the writers kept writing during the backup',
+    );
 
-  const restored = await restore(app, file);
-  const server = await createTestApp(restored.env);
-  t.after(async () => {
-    await server.close();
-    await restored.drop();
-  });
-  for (const [i, writer] of writers.entries()) {
-    const client = server.client();
-    assert.equal((await client.post('/api/login', { email: `writer${i}@example.com`, password: PASSWORD })).status, 200);
-    const [goal] = (await client.get('/api/goals')).body;
-    assert.equal(goal.id, writer.goalId);
-    assert.equal(goal.name, `Writer ${i} 📝`);
-    const amounts: number[] = goal.sets[DATE];
-    // A snapshot: the writer's amounts in order up to some point, and at least all acknowledged before the backup.
-    assert.deepEqual(amounts, writer.acked.slice(0, amounts.length));
-    assert.ok(amounts.length >= writer.ackedBefore.length, `writer ${i}: ${amounts.length} in the copy, ${writer.ackedBefore.length} acknowledged before`);
-  }
-});
+    if (app.deps.config.database.kind === 'sqlite') {
+      const copy = new SqliteDatabase(file, { readonly: true });
+      assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
+      copy.close();
+    }
 
-test('steady backup refuses to run without exactly one FILE (exit 2) and fails on an unwritable place (exit 1)', { timeout: 60_000 }, async (t) => {
-  const app = await createTestApp();
-  t.after(() => app.close());
-  assert.equal((await steady(['backup'], envFor(app))).code, 2);
-  const failed = await steady(['backup', path.join(app.deps.config.dataDir, 'missing-folder', 'x.db')], envFor(app));
-  assert.equal(failed.code, 1);
-  assert.match(failed.stderr, /^steady backup: /);
-});
+    const restored = await restore(app, file);
+    const server = await createTestApp(restored.env);
+    t.after(async () => {
+      await server.close();
+      await restored.drop();
+    });
+    for (const [i, writer] of writers.entries()) {
+      const client = server.client();
+      assert.equal(
+        (await client.post('/api/login', { email: `writer${i}@example.com`, password: PASSWORD })).status,
+        200,
+      );
+      const [goal] = (await client.get('/api/goals')).body;
+      assert.equal(goal.id, writer.goalId);
+      assert.equal(goal.name, `Writer ${i} 📝`);
+      const amounts: number[] = goal.sets[DATE];
+      // A snapshot: the writer's amounts in order up to some point, and at least all acknowledged before the backup.
+      assert.deepEqual(amounts, writer.acked.slice(0, amounts.length));
+      assert.ok(
+        amounts.length >= writer.ackedBefore.length,
+        `writer ${i}: ${amounts.length} in the copy, ${writer.ackedBefore.length} acknowledged before`,
+      );
+    }
+  },
+);
 
-test('steady backup on PostgreSQL without pg_dump on PATH says how to back up and exits 1', { timeout: 60_000 }, async (t) => {
-  const database = await createTestDatabase('postgres');
-  t.after(() => database.drop());
-  const emptyPath = fs.mkdtempSync(path.join(database.dataDir, 'no-tools-'));
-  const file = path.join(database.dataDir, 'steady.dump');
-  const result = await steady(['backup', file], {
-    PATH: emptyPath,
-    DATABASE_URL: database.url,
-    DATA_DIR: database.dataDir,
-    BASE_URL,
-    SECRET_KEY: TEST_SECRET_KEY,
-    LOG_LEVEL: 'silent',
-  });
-  assert.equal(result.code, 1);
-  assert.match(result.stderr, /pg_dump was not found on PATH/);
-  assert.match(result.stderr, /pg_dump --format=custom --no-owner --file=steady\.dump "\$DATABASE_URL"/);
-  assert.match(result.stderr, /pg_restore --no-owner/);
-  assert.equal(fs.existsSync(file), false);
-  assert.deepEqual(fs.readdirSync(database.dataDir).filter((name) => name.includes('partial')), []);
-});
+test(
+  'steady backup refuses to run without exactly one FILE (exit 2) and fails on an unwritable place (exit 1)',
+  { timeout: 60_000 },
+  async (t) => {
+    const app = await createTestApp();
+    t.after(() => app.close());
+    assert.equal((await steady(['backup'], envFor(app))).code, 2);
+    const failed = await steady(['backup', path.join(app.deps.config.dataDir, 'missing-folder', 'x.db')], envFor(app));
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /^steady backup: /);
+  },
+);
+
+test(
+  'steady backup on PostgreSQL without pg_dump on PATH says how to back up and exits 1',
+  { timeout: 60_000 },
+  async (t) => {
+    const database = await createTestDatabase('postgres');
+    t.after(() => database.drop());
+    const emptyPath = fs.mkdtempSync(path.join(database.dataDir, 'no-tools-'));
+    const file = path.join(database.dataDir, 'steady.dump');
+    const result = await steady(['backup', file], {
+      PATH: emptyPath,
+      DATABASE_URL: database.url,
+      DATA_DIR: database.dataDir,
+      BASE_URL,
+      SECRET_KEY: TEST_SECRET_KEY,
+      LOG_LEVEL: 'silent',
+    });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /pg_dump was not found on PATH/);
+    assert.match(result.stderr, /pg_dump --format=custom --no-owner --file=steady\.dump "\$DATABASE_URL"/);
+    assert.match(result.stderr, /pg_restore --no-owner/);
+    assert.equal(fs.existsSync(file), false);
+    assert.deepEqual(
+      fs.readdirSync(database.dataDir).filter((name) => name.includes('partial')),
+      [],
+    );
+  },
+);

@@ -53,9 +53,12 @@ test('invite --note prints a URL as the last line, and registering with it works
   t.after(() => app.close());
   const stored = await app.deps.db.selectFrom('invites').select(['note', 'created_by']).execute();
   assert.deepEqual(stored, [{ note: 'for Anna', created_by: null }]);
-  const registered = await app
-    .client()
-    .post('/api/register', { email: 'anna@example.com', password: PASSWORD, token, name: 'Anna \u001b[31mRed\u202Eevil\u2066' });
+  const registered = await app.client().post('/api/register', {
+    email: 'anna@example.com',
+    password: PASSWORD,
+    token,
+    name: 'Anna \u001b[31mRed\u202Eevil\u2066',
+  });
   assert.equal(registered.status, 200, registered.text);
   const again = await app.client().post('/api/register', { email: 'ben@example.com', password: PASSWORD, token });
   assert.equal(again.body.code, 'invite_used');
@@ -75,7 +78,9 @@ test("an operator's invite from the CLI registers the ADMIN_EMAIL address (issue
   const token = new URL(made.stdout.trimEnd().split('\n').at(-1)!).searchParams.get('invite');
   const app = await createTestApp({ DATABASE_URL: database.url, DATA_DIR: database.dataDir });
   t.after(() => app.close());
-  const registered = await app.client().post('/api/register', { email: ` ${ADMIN_EMAIL.toUpperCase()}`, password: PASSWORD, token });
+  const registered = await app
+    .client()
+    .post('/api/register', { email: ` ${ADMIN_EMAIL.toUpperCase()}`, password: PASSWORD, token });
   assert.equal(registered.status, 200, registered.text);
   assert.equal(registered.body.email, ADMIN_EMAIL);
 });
@@ -109,5 +114,8 @@ test('a bad environment stops with one line naming the variable and exit 2', asy
   const run = await steady(['invite'], { ...env, BASE_URL: 'ftp://example.org' });
   assert.equal(run.code, 2);
   assert.equal(run.stdout, '');
-  assert.equal(run.stderr, 'steady: invalid configuration: BASE_URL: must start with http:// or https://, got "ftp://example.org"\n');
+  assert.equal(
+    run.stderr,
+    'steady: invalid configuration: BASE_URL: must start with http:// or https://, got "ftp://example.org"\n',
+  );
 });

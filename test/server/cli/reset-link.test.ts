@@ -7,7 +7,16 @@ test('steady reset-link EMAIL prints a working reset link as its last line; an u
   const app = await createTestApp();
   t.after(() => app.close());
   await app.register('anna@example.com');
-  const env = { DATABASE_URL: app.deps.config.database.kind === 'sqlite' ? `sqlite:${app.deps.config.database.file}` : app.deps.config.database.url, BASE_URL, SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'silent', DATA_DIR: app.deps.config.dataDir };
+  const env = {
+    DATABASE_URL:
+      app.deps.config.database.kind === 'sqlite'
+        ? `sqlite:${app.deps.config.database.file}`
+        : app.deps.config.database.url,
+    BASE_URL,
+    SECRET_KEY: TEST_SECRET_KEY,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: app.deps.config.dataDir,
+  };
 
   const made = await steady(['reset-link', '  Anna@Example.com '], env);
   assert.equal(made.stderr, '');
@@ -20,7 +29,10 @@ test('steady reset-link EMAIL prints a working reset link as its last line; an u
   assert.equal(app.smtp.mails.length, 0);
   const reset = await app.client().post('/api/reset-password', { selector, token, password: 'a new password' });
   assert.equal(reset.status, 200, reset.text);
-  assert.equal((await app.client().post('/api/login', { email: 'anna@example.com', password: 'a new password' })).status, 200);
+  assert.equal(
+    (await app.client().post('/api/login', { email: 'anna@example.com', password: 'a new password' })).status,
+    200,
+  );
   assert.equal((await app.client().post('/api/login', { email: 'anna@example.com', password: PASSWORD })).status, 401);
 
   const unknown = await steady(['reset-link', 'nobody@example.com'], env);

@@ -133,7 +133,9 @@ describe('loadConfig', () => {
   });
 
   it('TRUST_PROXY: every form it accepts is one Fastify accepts too', async () => {
-    const accepted = loadConfig({ TRUST_PROXY: '127.0.0.1,::1,10.0.0.0/8,fd00::/8,::ffff:10.0.0.1,loopback,linklocal,uniquelocal,0.0.0.0/1' });
+    const accepted = loadConfig({
+      TRUST_PROXY: '127.0.0.1,::1,10.0.0.0/8,fd00::/8,::ffff:10.0.0.1,loopback,linklocal,uniquelocal,0.0.0.0/1',
+    });
     assert.equal(accepted.trustProxy.length, 9);
     const app = Fastify({ trustProxy: accepted.trustProxy.join(',') });
     await app.ready();

@@ -7,7 +7,9 @@ import { describe, it } from 'node:test';
 import { projectRoot } from '../../../src/server/paths.js';
 
 /** Runs the real entry point with `env` (and nothing inherited but PATH); kills it if it has not exited in 30 s. */
-async function startServer(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function startServer(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'steady-start-'));
   try {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
@@ -39,10 +41,26 @@ async function startServer(env: Record<string, string>): Promise<{ code: number 
 describe('a bad environment stops the process with one clear line', { concurrency: true }, () => {
   const cases: [string, string, RegExp][] = [
     ['PORT', 'abc', /^steady: invalid configuration: PORT: must be a whole number from 0 to 65535, got "abc"$/],
-    ['DATABASE_URL', 'mysql://x', /^steady: invalid configuration: DATABASE_URL: must start with sqlite: or postgres:\/\/, got "mysql:\/\/x"$/],
-    ['ADMIN_EMAIL', 'not-an-email', /^steady: invalid configuration: ADMIN_EMAIL: is not a valid e-mail address: "not-an-email"$/],
-    ['BASE_URL', 'notaurl', /^steady: invalid configuration: BASE_URL: must be an absolute http\(s\) URL, got "notaurl"$/],
-    ['TRUST_PROXY', 'true', /^steady: invalid configuration: TRUST_PROXY: "true" would trust every client's X-Forwarded-For; give your proxy's address instead/],
+    [
+      'DATABASE_URL',
+      'mysql://x',
+      /^steady: invalid configuration: DATABASE_URL: must start with sqlite: or postgres:\/\/, got "mysql:\/\/x"$/,
+    ],
+    [
+      'ADMIN_EMAIL',
+      'not-an-email',
+      /^steady: invalid configuration: ADMIN_EMAIL: is not a valid e-mail address: "not-an-email"$/,
+    ],
+    [
+      'BASE_URL',
+      'notaurl',
+      /^steady: invalid configuration: BASE_URL: must be an absolute http\(s\) URL, got "notaurl"$/,
+    ],
+    [
+      'TRUST_PROXY',
+      'true',
+      /^steady: invalid configuration: TRUST_PROXY: "true" would trust every client's X-Forwarded-For; give your proxy's address instead/,
+    ],
     ['TRUST_PROXY', '10.0.0.0/0', /^steady: invalid configuration: TRUST_PROXY: "10.0.0.0\/0" is not an IP address/],
   ];
   for (const [variable, value, expected] of cases) {

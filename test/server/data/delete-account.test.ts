@@ -111,6 +111,7 @@ test('a wrong password answers 400 wrong_password and deletes nothing; attempts 
   const wrong = await deleteMe(dora, 'not my password');
   assert.equal(wrong.status, 400);
   assert.equal(wrong.body.code, 'wrong_password');
+  assert.equal(wrong.body.field, 'password', 'the refusal names the password field');
   const empty = await deleteMe(dora, '');
   assert.equal(empty.status, 400);
   assert.equal(empty.body.code, 'missing_field');

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import Value from 'typebox/value';
 import { GOAL_LIMITS } from '../../../src/common/goal.js';
 import { addDays } from '../../../src/common/progress.js';
-import { ExportDocumentSchema, jsonSchemaDocument, SCHEMA_DOC_PATH } from '../../../src/server/data/format.js';
+import { ExportDocumentSchema, jsonSchemaDocument, SCHEMA_DOC_PATH } from '../../../src/common/contract/export-format.js';
 import { projectRoot } from '../../../src/server/paths.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';

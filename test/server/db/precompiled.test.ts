@@ -34,8 +34,12 @@ test('values are bound by name, whatever the order of the keys or of their first
     db.selectFrom('users').select(['id', 'email']).where('id', '=', p.id).where('email', '=', p.email),
   );
   const { db } = database;
-  assert.deepEqual(await userQuery(db, { email: 'ben@example.com', id: ids.ben }), [{ id: ids.ben, email: 'ben@example.com' }]);
-  assert.deepEqual(await userQuery(db, { email: 'anna@example.com', id: ids.anna }), [{ id: ids.anna, email: 'anna@example.com' }]);
+  assert.deepEqual(await userQuery(db, { email: 'ben@example.com', id: ids.ben }), [
+    { id: ids.ben, email: 'ben@example.com' },
+  ]);
+  assert.deepEqual(await userQuery(db, { email: 'anna@example.com', id: ids.anna }), [
+    { id: ids.anna, email: 'anna@example.com' },
+  ]);
   assert.deepEqual(await userQuery(db, { email: 'anna@example.com', id: ids.ben }), []);
 });
 

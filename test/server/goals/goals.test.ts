@@ -20,7 +20,15 @@ test('POST /api/goals fills the spec defaults and answers the created goal', asy
   assert.equal(created.status, 200);
   assert.match(created.headers['content-type'] as string, /^application\/json/);
   assert.match(created.body.id, /^[1-9]\d*$/);
-  assert.deepEqual(created.body, { id: created.body.id, name: 'Push-ups', unit: 'Stück', daily: 1, days: 30, start: NOW, sets: {} });
+  assert.deepEqual(created.body, {
+    id: created.body.id,
+    name: 'Push-ups',
+    unit: 'Stück',
+    daily: 1,
+    days: 30,
+    start: NOW,
+    sets: {},
+  });
   // `sets` is an object even when empty, `daily` a number, `days` an integer, `id` a string.
   assert.match(created.text, /"sets":\{\}/);
   assert.match(created.text, /"daily":1,"days":30,/);
@@ -60,13 +68,13 @@ test('a unit that is empty after trimming becomes the default unit, on create an
   assert.equal((await anna.get('/api/goals')).body[0].unit, 'Stück');
 });
 
-test('GET /api/goals lists only the caller\'s goals, oldest first, as an exact JSON array', async () => {
+test("GET /api/goals lists only the caller's goals, oldest first, as an exact JSON array", async () => {
   const anna = await newUser();
   const ben = await newUser();
   assert.deepEqual((await anna.get('/api/goals')).body, []);
   assert.equal((await anna.get('/api/goals')).text, '[]');
   const first = (await anna.post('/api/goals', { name: 'First' })).body;
-  await ben.post('/api/goals', { name: 'Ben\'s' });
+  await ben.post('/api/goals', { name: "Ben's" });
   const second = (await anna.post('/api/goals', { name: 'Second' })).body;
   const third = (await anna.post('/api/goals', { name: 'Third' })).body;
 
@@ -75,7 +83,10 @@ test('GET /api/goals lists only the caller\'s goals, oldest first, as an exact J
   assert.match(listed.headers['content-type'] as string, /^application\/json; charset=utf-8$/);
   assert.equal(listed.headers['cache-control'], 'no-store');
   assert.deepEqual(listed.body, [first, second, third]);
-  assert.deepEqual((await ben.get('/api/goals')).body.map((g: { name: string }) => g.name), ["Ben's"]);
+  assert.deepEqual(
+    (await ben.get('/api/goals')).body.map((g: { name: string }) => g.name),
+    ["Ben's"],
+  );
 });
 
 test('the goal endpoints answer 401 without a session', async () => {
@@ -97,7 +108,14 @@ test('the goal endpoints answer 401 without a session', async () => {
 test('PATCH changes only the fields sent and replaces sets whole', async () => {
   const anna = await newUser();
   const goal = (
-    await anna.post('/api/goals', { name: 'Read', unit: 'pages', daily: 10, days: 60, start: '2026-01-01', sets: { '2026-01-01': [5], '2026-01-02': [7] } })
+    await anna.post('/api/goals', {
+      name: 'Read',
+      unit: 'pages',
+      daily: 10,
+      days: 60,
+      start: '2026-01-01',
+      sets: { '2026-01-01': [5], '2026-01-02': [7] },
+    })
   ).body;
   const url = `/api/goals/${goal.id}`;
 
@@ -126,10 +144,10 @@ test('PATCH ignores start (and any other unknown field); an empty body changes n
   assert.deepEqual((await anna.get('/api/goals')).body, [goal]);
 });
 
-test('PATCH answers 404 goal_not_found for a missing, another user\'s or a non-numeric id', async () => {
+test("PATCH answers 404 goal_not_found for a missing, another user's or a non-numeric id", async () => {
   const anna = await newUser();
   const ben = await newUser();
-  const bens = (await ben.post('/api/goals', { name: 'Ben\'s goal', sets: { '2026-01-01': [1] } })).body;
+  const bens = (await ben.post('/api/goals', { name: "Ben's goal", sets: { '2026-01-01': [1] } })).body;
   for (const id of [bens.id, '999999', '0', 'abc', '1e3', '-1', '99999999999', '1.0']) {
     for (const body of [{ name: 'Stolen', sets: {} }, {}]) {
       const response = await anna.patch(`/api/goals/${id}`, body);
@@ -140,12 +158,12 @@ test('PATCH answers 404 goal_not_found for a missing, another user\'s or a non-n
   assert.deepEqual((await ben.get('/api/goals')).body, [bens]);
 });
 
-test('DELETE removes only the caller\'s goal and always answers {ok:true}', async () => {
+test("DELETE removes only the caller's goal and always answers {ok:true}", async () => {
   const anna = await newUser();
   const ben = await newUser();
-  const annas = (await anna.post('/api/goals', { name: 'Anna\'s' })).body;
+  const annas = (await anna.post('/api/goals', { name: "Anna's" })).body;
   const keep = (await anna.post('/api/goals', { name: 'Keep' })).body;
-  const bens = (await ben.post('/api/goals', { name: 'Ben\'s' })).body;
+  const bens = (await ben.post('/api/goals', { name: "Ben's" })).body;
 
   for (const id of [bens.id, '999999', 'abc', '99999999999']) {
     const response = await anna.delete(`/api/goals/${id}`);
@@ -179,10 +197,16 @@ test('text round-trips exactly: umlauts, emoji, quotes, backslashes, SQL-looking
     created.push(response.body);
   }
   const listed = (await anna.get('/api/goals')).body;
-  assert.deepEqual(listed.map((g: { name: string }) => g.name), names);
+  assert.deepEqual(
+    listed.map((g: { name: string }) => g.name),
+    names,
+  );
   assert.deepEqual(listed, created);
   // The table survived the SQL-looking name, and patching with it works too.
-  assert.deepEqual((await anna.patch(`/api/goals/${created[0].id}`, { name: "x'; DELETE FROM goals WHERE '1'='1" })).body, { ok: true });
+  assert.deepEqual(
+    (await anna.patch(`/api/goals/${created[0].id}`, { name: "x'; DELETE FROM goals WHERE '1'='1" })).body,
+    { ok: true },
+  );
   assert.equal((await anna.get('/api/goals')).body.length, names.length);
 });
 

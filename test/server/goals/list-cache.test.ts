@@ -51,11 +51,16 @@ test('every kind of goal change made through one process shows in the next list 
   const here = await steady.register('two-processes@example.com');
   const there = new TestClient(secondApp, steady.deps.config.baseUrl);
   for (const [name, value] of here.cookies) there.cookies.set(name, value);
-  const listThere = async () => (await there.get('/api/goals')).body as Array<{ id: string; name: string; sets: object }>;
+  const listThere = async () =>
+    (await there.get('/api/goals')).body as Array<{ id: string; name: string; sets: object }>;
 
   assert.deepEqual(await listThere(), []);
   const created = (await here.post('/api/goals', { name: 'Squats' })).body as { id: string };
-  assert.deepEqual((await listThere()).map((g) => g.name), ['Squats'], 'create');
+  assert.deepEqual(
+    (await listThere()).map((g) => g.name),
+    ['Squats'],
+    'create',
+  );
 
   await here.post(`/api/goals/${created.id}/sets/2026-01-15`, { amount: 20 });
   assert.deepEqual((await listThere())[0]!.sets, { '2026-01-15': [20] }, 'log an amount');
@@ -78,5 +83,8 @@ test("another user's change leaves a user's list as it was", async () => {
   const before = (await anna.get('/api/goals')).text;
   await ben.post('/api/goals', { name: 'Ben runs' });
   assert.equal((await anna.get('/api/goals')).text, before);
-  assert.deepEqual((await ben.get('/api/goals')).body.map((g: { name: string }) => g.name), ['Ben runs']);
+  assert.deepEqual(
+    (await ben.get('/api/goals')).body.map((g: { name: string }) => g.name),
+    ['Ben runs'],
+  );
 });

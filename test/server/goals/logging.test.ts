@@ -18,7 +18,10 @@ after(() => steady.close());
 
 const newUser = () => steady.register(`logger${++emails}@example.com`);
 const createGoal = async (client: TestClient, body: Record<string, unknown> = {}) =>
-  (await client.post('/api/goals', { name: 'Push-ups', ...body })).body as { id: string; sets: Record<string, number[]> };
+  (await client.post('/api/goals', { name: 'Push-ups', ...body })).body as {
+    id: string;
+    sets: Record<string, number[]>;
+  };
 const log = (client: TestClient, goalId: string, date: string, amount: unknown) =>
   client.post(`/api/goals/${goalId}/sets/${date}`, { amount });
 const undo = (client: TestClient, goalId: string, date: string, amount: unknown) =>
@@ -33,9 +36,21 @@ test('logging appends one amount and answers all amounts of that date in logging
   const first = await log(anna, goal.id, '2026-01-15', 20);
   assert.equal(first.status, 200);
   assert.deepEqual(first.body, { ok: true, date: '2026-01-15', amounts: [20] });
-  assert.deepEqual((await log(anna, goal.id, '2026-01-15', 15.5)).body, { ok: true, date: '2026-01-15', amounts: [20, 15.5] });
-  assert.deepEqual((await log(anna, goal.id, '2026-01-15', -5)).body, { ok: true, date: '2026-01-15', amounts: [20, 15.5, -5] });
-  assert.deepEqual((await log(anna, goal.id, '2026-01-01', 1e9)).body, { ok: true, date: '2026-01-01', amounts: [1e9] });
+  assert.deepEqual((await log(anna, goal.id, '2026-01-15', 15.5)).body, {
+    ok: true,
+    date: '2026-01-15',
+    amounts: [20, 15.5],
+  });
+  assert.deepEqual((await log(anna, goal.id, '2026-01-15', -5)).body, {
+    ok: true,
+    date: '2026-01-15',
+    amounts: [20, 15.5, -5],
+  });
+  assert.deepEqual((await log(anna, goal.id, '2026-01-01', 1e9)).body, {
+    ok: true,
+    date: '2026-01-01',
+    amounts: [1e9],
+  });
 
   const listed = await anna.get('/api/goals');
   assert.deepEqual(listed.body[0].sets, { '2026-01-01': [1e9], '2026-01-10': [3], '2026-01-15': [20, 15.5, -5] });
@@ -50,7 +65,11 @@ test('remove takes away the LAST occurrence of the amount, and a date left empty
   const removed = await undo(anna, goal.id, '2026-01-15', 5);
   assert.equal(removed.status, 200);
   assert.deepEqual(removed.body, { ok: true, date: '2026-01-15', amounts: [5, 3, 2] });
-  assert.deepEqual((await undo(anna, goal.id, '2026-01-15', 5)).body, { ok: true, date: '2026-01-15', amounts: [3, 2] });
+  assert.deepEqual((await undo(anna, goal.id, '2026-01-15', 5)).body, {
+    ok: true,
+    date: '2026-01-15',
+    amounts: [3, 2],
+  });
 
   const missing = await undo(anna, goal.id, '2026-01-15', 5);
   assert.equal(missing.status, 404);
@@ -75,7 +94,7 @@ test('log then undo with fractional amounts matches exactly', async () => {
   assert.equal((await undo(anna, goal.id, '2026-01-15', 0.30000000000000004)).status, 404);
 });
 
-test('both logging endpoints answer 404 goal_not_found for another user\'s, a missing or a non-numeric goal', async () => {
+test("both logging endpoints answer 404 goal_not_found for another user's, a missing or a non-numeric goal", async () => {
   const anna = await newUser();
   const ben = await newUser();
   const bens = await createGoal(ben, { sets: { '2026-01-15': [4] } });
@@ -96,12 +115,17 @@ test('a bad date is 400 invalid_date and a bad amount 400 invalid_amount; nothin
     for (const call of [log, undo]) {
       const response = await call(anna, goal.id, date, 1);
       assert.equal(response.status, 400, `${call.name} ${date}`);
-      assert.deepEqual(response.body, { error: `date "${date}" is not a calendar date YYYY-MM-DD`, code: 'invalid_date' });
+      assert.deepEqual(response.body, {
+        error: `date "${date}" is not a calendar date YYYY-MM-DD`,
+        code: 'invalid_date',
+        field: 'date',
+      });
     }
   }
   const amountError = {
     error: 'amount must be a finite number other than 0, from -1000000000 to 1000000000',
     code: 'invalid_amount',
+    field: 'amount',
   };
   for (const amount of [0, -0, '5', null, true, [1], { n: 1 }, 1e9 + 1, -1e9 - 1, undefined]) {
     for (const call of [log, undo]) {
@@ -118,10 +142,11 @@ test('a bad date is 400 invalid_date and a bad amount 400 invalid_amount; nothin
 test('refusal order: a non-numeric id is 404 before the date is checked; a missing numeric id is only found after date and amount', async () => {
   const anna = await newUser();
   const notFound = { error: 'Goal not found', code: 'goal_not_found' };
-  const badDate = { error: 'date "2026-02-30" is not a calendar date YYYY-MM-DD', code: 'invalid_date' };
+  const badDate = { error: 'date "2026-02-30" is not a calendar date YYYY-MM-DD', code: 'invalid_date', field: 'date' };
   const badAmount = {
     error: 'amount must be a finite number other than 0, from -1000000000 to 1000000000',
     code: 'invalid_amount',
+    field: 'amount',
   };
   for (const call of [log, undo]) {
     const cases: Array<[string, string, unknown, number, object]> = [
@@ -153,7 +178,10 @@ test('the caps hold: 1000 amounts per date and 3660 dates per goal', async () =>
 
   const tooManyDates = await log(anna, goal.id, '2026-01-16', 1);
   assert.equal(tooManyDates.status, 400);
-  assert.deepEqual(tooManyDates.body, { error: 'a goal may hold amounts on at most 3660 dates', code: 'too_many_dates' });
+  assert.deepEqual(tooManyDates.body, {
+    error: 'a goal may hold amounts on at most 3660 dates',
+    code: 'too_many_dates',
+  });
   // An existing date still takes amounts, and freeing a date makes room for a new one.
   assert.deepEqual((await log(anna, goal.id, '2000-01-01', 1)).body.amounts, [1, 1]);
   await undo(anna, goal.id, '2000-01-02', 1);
@@ -191,7 +219,10 @@ test('two sessions of one user log 200 amounts each at the same time: none is lo
 
   const amounts: number[] = (await setsOf(laptop, goal.id))['2026-01-15'];
   assert.equal(amounts.length, 400);
-  assert.deepEqual([...amounts].sort((a, b) => a - b), [...phoneAmounts, ...laptopAmounts]);
+  assert.deepEqual(
+    [...amounts].sort((a, b) => a - b),
+    [...phoneAmounts, ...laptopAmounts],
+  );
   const sum = amounts.reduce((total, amount) => total + amount, 0);
   assert.equal(sum, (200 * 201) / 2 + 200 * 1000 + (199 * 200) / 2 + 100);
 });
@@ -212,7 +243,9 @@ async function secondServer(cookie: string, goalId: string, date: string, amount
     amounts,
   };
   const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'second-server-logs.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, JSON.stringify(job)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture, JSON.stringify(job)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const exited = once(child, 'exit');
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const first = await lines.next();
@@ -233,7 +266,10 @@ test('two server processes on one database log 200 amounts each at the same time
   const phone = steady.client();
   const laptop = steady.client();
   for (const device of [phone, laptop]) {
-    assert.equal((await device.post('/api/login', { email: 'two-servers@example.com', password: PASSWORD })).status, 200);
+    assert.equal(
+      (await device.post('/api/login', { email: 'two-servers@example.com', password: PASSWORD })).status,
+      200,
+    );
   }
   const goal = await createGoal(phone);
   const phoneAmounts = Array.from({ length: 200 }, (_, i) => i + 1);
@@ -256,7 +292,10 @@ test('two server processes on one database log 200 amounts each at the same time
   );
   const amounts: number[] = (await setsOf(phone, goal.id))['2026-01-15'];
   assert.equal(amounts.length, 400);
-  assert.deepEqual([...amounts].sort((a, b) => a - b), [...phoneAmounts, ...laptopAmounts]);
+  assert.deepEqual(
+    [...amounts].sort((a, b) => a - b),
+    [...phoneAmounts, ...laptopAmounts],
+  );
   assert.equal(
     amounts.reduce((total, amount) => total + amount, 0),
     (200 * 201) / 2 + 200 * 1000 + (199 * 200) / 2 + 100,

@@ -19,7 +19,9 @@ describe('resource caps (issue 13 point 6)', () => {
     const max = GOAL_LIMITS.goalsPerUserMax;
     assert.equal(max, 200);
     for (let n = 1; n <= max - 5; n++) assert.equal((await anna.post('/api/goals', { name: `Goal ${n}` })).status, 200);
-    const parallel = await Promise.all(Array.from({ length: 10 }, (_, n) => anna.post('/api/goals', { name: `Parallel ${n}` })));
+    const parallel = await Promise.all(
+      Array.from({ length: 10 }, (_, n) => anna.post('/api/goals', { name: `Parallel ${n}` })),
+    );
     assert.equal(parallel.filter((answer) => answer.status === 200).length, 5);
     const over = await anna.post('/api/goals', { name: 'One too many' });
     assert.equal(over.status, 400);

@@ -49,17 +49,50 @@ test('zoned date-times are converted to the server zone', () => {
     ['2026-01-15T12:00:00Z', 'America/Los_Angeles', '2026-01-15 04:00:00'],
     ['2024-02-29T23:00:00Z', 'Asia/Tokyo', '2024-03-01 08:00:00'],
   ];
-  for (const [input, zone, expected] of cases) assert.equal(parseStart(input, NOW_MS, zone), expected, `${input} in ${zone}`);
+  for (const [input, zone, expected] of cases)
+    assert.equal(parseStart(input, NOW_MS, zone), expected, `${input} in ${zone}`);
 });
 
 test('anything unparsable means now, in the server zone', () => {
   const unparsable: unknown[] = [
-    undefined, null, 123, NOW_MS, true, {}, ['2026-01-15'], '', '   ', 'now', 'tomorrow', 'Thu Jan 15 2026',
-    '15.01.2026', '2026/01/15', '20260115', '2026-1-15', '2026-01-5', '2026-02-30', '2025-02-29', '2100-02-29',
-    '2026-13-01', '2026-00-10', '2026-01-00', '2026-01-32', '0999-01-01', '+02026-01-15', '2026-01-15T24:00',
-    '2026-01-15T10:60', '2026-01-15T10:00:60', '2026-01-15T10', '2026-01-15T1:00', '2026-01-15Z',
-    '2026-01-15T10:00+24:00', '2026-01-15T10:00+01:60', '2026-01-15T10:00 +01:00', '2026-01-15T10:00:00.Z',
-    '2026-01-15T10:00:00Zjunk', '9999-12-31T23:30:00-01:00',
+    undefined,
+    null,
+    123,
+    NOW_MS,
+    true,
+    {},
+    ['2026-01-15'],
+    '',
+    '   ',
+    'now',
+    'tomorrow',
+    'Thu Jan 15 2026',
+    '15.01.2026',
+    '2026/01/15',
+    '20260115',
+    '2026-1-15',
+    '2026-01-5',
+    '2026-02-30',
+    '2025-02-29',
+    '2100-02-29',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-01-00',
+    '2026-01-32',
+    '0999-01-01',
+    '+02026-01-15',
+    '2026-01-15T24:00',
+    '2026-01-15T10:60',
+    '2026-01-15T10:00:60',
+    '2026-01-15T10',
+    '2026-01-15T1:00',
+    '2026-01-15Z',
+    '2026-01-15T10:00+24:00',
+    '2026-01-15T10:00+01:60',
+    '2026-01-15T10:00 +01:00',
+    '2026-01-15T10:00:00.Z',
+    '2026-01-15T10:00:00Zjunk',
+    '9999-12-31T23:30:00-01:00',
   ];
   for (const input of unparsable) {
     assert.equal(parseStart(input, NOW_MS, 'UTC'), '2026-01-15 09:00:00', JSON.stringify(input));
@@ -102,7 +135,7 @@ test('POST /api/goals applies the start rules (server zone of this test process:
   assert.deepEqual(listed, [...cases.map(([, expected]) => expected), '2026-01-15 10:00:00']);
 });
 
-test('a server run with TZ=Europe/Berlin converts zoned starts to Berlin time and uses Berlin\'s now', async () => {
+test("a server run with TZ=Europe/Berlin converts zoned starts to Berlin time and uses Berlin's now", async () => {
   const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'starts-in-server-zone.ts');
   const inputs = ['2026-01-15T07:05:09Z', '2026-07-01T12:00:00+00:00', '2026-01-15 07:05', 'garbage', null];
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', fixture, JSON.stringify(inputs)], {

@@ -20,49 +20,84 @@ const tenYearsOfDates = (count: number) => {
   return sets;
 };
 
-/** [body fields, expected code, expected message]; each is refused by POST (with a valid name) and by PATCH. */
-const REFUSED: Array<[Record<string, unknown>, string, string]> = [
-  [{ name: '' }, 'missing_field', 'name must not be empty'],
-  [{ name: ' \t\n ' }, 'missing_field', 'name must not be empty'],
-  [{ name: 5 }, 'invalid_goal', 'name must be a string'],
-  [{ name: null }, 'invalid_goal', 'name must be a string'],
-  [{ name: 'x'.repeat(201) }, 'invalid_goal', 'name must have at most 200 characters'],
-  [{ name: 'a\u0000b' }, 'invalid_input', 'Text must not contain NUL characters (U+0000)'],
-  [{ unit: 7 }, 'invalid_goal', 'unit must be a string'],
-  [{ unit: 'u'.repeat(51) }, 'invalid_goal', 'unit must have at most 50 characters'],
-  [{ unit: '\u0000' }, 'invalid_input', 'Text must not contain NUL characters (U+0000)'],
-  [{ daily: '5' }, 'invalid_goal', 'daily must be a finite number greater than 0'],
-  [{ daily: 0 }, 'invalid_goal', 'daily must be a finite number greater than 0'],
-  [{ daily: -1 }, 'invalid_goal', 'daily must be a finite number greater than 0'],
-  [{ daily: null }, 'invalid_goal', 'daily must be a finite number greater than 0'],
-  [{ daily: true }, 'invalid_goal', 'daily must be a finite number greater than 0'],
-  [{ daily: 1e9 + 1 }, 'invalid_goal', 'daily must be at most 1000000000'],
-  [{ days: '30' }, 'invalid_goal', 'days must be an integer from 1 to 3650'],
-  [{ days: 0 }, 'invalid_goal', 'days must be an integer from 1 to 3650'],
-  [{ days: 3651 }, 'invalid_goal', 'days must be an integer from 1 to 3650'],
-  [{ days: 1.5 }, 'invalid_goal', 'days must be an integer from 1 to 3650'],
-  [{ sets: [] }, 'invalid_goal', 'sets must be an object of dates to arrays of amounts'],
-  [{ sets: null }, 'invalid_goal', 'sets must be an object of dates to arrays of amounts'],
-  [{ sets: '{}' }, 'invalid_goal', 'sets must be an object of dates to arrays of amounts'],
-  [{ sets: { '2026-02-30': [1] } }, 'invalid_goal', 'sets key "2026-02-30" is not a calendar date YYYY-MM-DD'],
-  [{ sets: { '2025-02-29': [1] } }, 'invalid_goal', 'sets key "2025-02-29" is not a calendar date YYYY-MM-DD'],
-  [{ sets: { '2026-1-5': [1] } }, 'invalid_goal', 'sets key "2026-1-5" is not a calendar date YYYY-MM-DD'],
-  [{ sets: { '2026-01-15 ': [1] } }, 'invalid_goal', 'sets key "2026-01-15 " is not a calendar date YYYY-MM-DD'],
-  [{ sets: { '2026-01-15': 5 } }, 'invalid_goal', 'sets.2026-01-15 must be an array of amounts'],
-  [{ sets: { '2026-01-15': { 0: 1 } } }, 'invalid_goal', 'sets.2026-01-15 must be an array of amounts'],
-  [{ sets: { '2026-01-15': ['5'] } }, 'invalid_goal', 'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000'],
-  [{ sets: { '2026-01-15': [null] } }, 'invalid_goal', 'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000'],
-  [{ sets: { '2026-01-15': [[1]] } }, 'invalid_goal', 'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000'],
-  [{ sets: { '2026-01-15': [2e9] } }, 'invalid_goal', 'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000'],
-  [{ sets: { '2026-01-15': Array(1001).fill(1) } }, 'invalid_goal', 'sets.2026-01-15 may hold at most 1000 amounts'],
-  [{ sets: tenYearsOfDates(3661) }, 'invalid_goal', 'sets may hold at most 3660 dates'],
+/** [body fields, expected code, expected message, expected field]; each is refused by POST (with a valid name) and by PATCH. */
+const REFUSED: Array<[Record<string, unknown>, string, string, string]> = [
+  [{ name: '' }, 'missing_field', 'name must not be empty', 'name'],
+  [{ name: ' \t\n ' }, 'missing_field', 'name must not be empty', 'name'],
+  [{ name: 5 }, 'invalid_goal', 'name must be a string', 'name'],
+  [{ name: null }, 'invalid_goal', 'name must be a string', 'name'],
+  [{ name: 'x'.repeat(201) }, 'invalid_goal', 'name must have at most 200 characters', 'name'],
+  [{ name: 'a\u0000b' }, 'invalid_input', 'Text must not contain NUL characters (U+0000)', 'name'],
+  [{ unit: 7 }, 'invalid_goal', 'unit must be a string', 'unit'],
+  [{ unit: 'u'.repeat(51) }, 'invalid_goal', 'unit must have at most 50 characters', 'unit'],
+  [{ unit: '\u0000' }, 'invalid_input', 'Text must not contain NUL characters (U+0000)', 'unit'],
+  [{ daily: '5' }, 'invalid_goal', 'daily must be a finite number greater than 0', 'daily'],
+  [{ daily: 0 }, 'invalid_goal', 'daily must be a finite number greater than 0', 'daily'],
+  [{ daily: -1 }, 'invalid_goal', 'daily must be a finite number greater than 0', 'daily'],
+  [{ daily: null }, 'invalid_goal', 'daily must be a finite number greater than 0', 'daily'],
+  [{ daily: true }, 'invalid_goal', 'daily must be a finite number greater than 0', 'daily'],
+  [{ daily: 1e9 + 1 }, 'invalid_goal', 'daily must be at most 1000000000', 'daily'],
+  [{ days: '30' }, 'invalid_goal', 'days must be an integer from 1 to 3650', 'days'],
+  [{ days: 0 }, 'invalid_goal', 'days must be an integer from 1 to 3650', 'days'],
+  [{ days: 3651 }, 'invalid_goal', 'days must be an integer from 1 to 3650', 'days'],
+  [{ days: 1.5 }, 'invalid_goal', 'days must be an integer from 1 to 3650', 'days'],
+  [{ sets: [] }, 'invalid_goal', 'sets must be an object of dates to arrays of amounts', 'sets'],
+  [{ sets: null }, 'invalid_goal', 'sets must be an object of dates to arrays of amounts', 'sets'],
+  [{ sets: '{}' }, 'invalid_goal', 'sets must be an object of dates to arrays of amounts', 'sets'],
+  [{ sets: { '2026-02-30': [1] } }, 'invalid_goal', 'sets key "2026-02-30" is not a calendar date YYYY-MM-DD', 'sets'],
+  [{ sets: { '2025-02-29': [1] } }, 'invalid_goal', 'sets key "2025-02-29" is not a calendar date YYYY-MM-DD', 'sets'],
+  [{ sets: { '2026-1-5': [1] } }, 'invalid_goal', 'sets key "2026-1-5" is not a calendar date YYYY-MM-DD', 'sets'],
+  [
+    { sets: { '2026-01-15 ': [1] } },
+    'invalid_goal',
+    'sets key "2026-01-15 " is not a calendar date YYYY-MM-DD',
+    'sets',
+  ],
+  [{ sets: { '2026-01-15': 5 } }, 'invalid_goal', 'sets.2026-01-15 must be an array of amounts', 'sets.2026-01-15'],
+  [
+    { sets: { '2026-01-15': { 0: 1 } } },
+    'invalid_goal',
+    'sets.2026-01-15 must be an array of amounts',
+    'sets.2026-01-15',
+  ],
+  [
+    { sets: { '2026-01-15': ['5'] } },
+    'invalid_goal',
+    'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000',
+    'sets.2026-01-15[0]',
+  ],
+  [
+    { sets: { '2026-01-15': [null] } },
+    'invalid_goal',
+    'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000',
+    'sets.2026-01-15[0]',
+  ],
+  [
+    { sets: { '2026-01-15': [[1]] } },
+    'invalid_goal',
+    'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000',
+    'sets.2026-01-15[0]',
+  ],
+  [
+    { sets: { '2026-01-15': [2e9] } },
+    'invalid_goal',
+    'sets.2026-01-15 amounts must be finite numbers from -1000000000 to 1000000000',
+    'sets.2026-01-15[0]',
+  ],
+  [
+    { sets: { '2026-01-15': Array(1001).fill(1) } },
+    'invalid_goal',
+    'sets.2026-01-15 may hold at most 1000 amounts',
+    'sets.2026-01-15',
+  ],
+  [{ sets: tenYearsOfDates(3661) }, 'invalid_goal', 'sets may hold at most 3660 dates', 'sets'],
 ];
 
 test('POST /api/goals refuses each invalid field with 400, a stable code and a message naming the field', async () => {
-  for (const [fields, code, error] of REFUSED) {
+  for (const [fields, code, error, field] of REFUSED) {
     const response = await anna.post('/api/goals', { name: 'Valid', ...fields });
     assert.equal(response.status, 400, JSON.stringify(fields).slice(0, 80));
-    assert.deepEqual(response.body, { error, code });
+    assert.deepEqual(response.body, { error, code, field });
   }
   assert.equal((await anna.get('/api/goals')).body.length, 1, 'nothing was created');
 });
@@ -70,26 +105,30 @@ test('POST /api/goals refuses each invalid field with 400, a stable code and a m
 test('POST /api/goals without a name is 400 missing_field', async () => {
   const response = await anna.post('/api/goals', { unit: 'km' });
   assert.equal(response.status, 400);
-  assert.deepEqual(response.body, { error: 'name must not be empty', code: 'missing_field' });
+  assert.deepEqual(response.body, { error: 'name must not be empty', code: 'missing_field', field: 'name' });
 });
 
 test('PATCH refuses the same invalid fields and changes nothing, not even the valid fields beside them', async () => {
   const before = (await anna.get('/api/goals')).text;
-  for (const [fields, code, error] of REFUSED) {
+  for (const [fields, code, error, field] of REFUSED) {
     const response = await anna.patch(`/api/goals/${goalId}`, { unit: 'changed', ...fields });
     assert.equal(response.status, 400, JSON.stringify(fields).slice(0, 80));
-    assert.deepEqual(response.body, { error, code });
+    assert.deepEqual(response.body, { error, code, field });
   }
   assert.equal((await anna.get('/api/goals')).text, before);
 });
 
-test('PATCH checks the body before the id: a bad field is 400 for a missing, a non-numeric or another user\'s goal', async () => {
+test("PATCH checks the body before the id: a bad field is 400 for a missing, a non-numeric or another user's goal", async () => {
   const ben = await steady.register('ben@example.com');
   const bens = (await ben.post('/api/goals', { name: 'Ben runs' })).body.id as string;
   for (const id of ['999999', 'abc', bens]) {
     const response = await anna.patch(`/api/goals/${id}`, { daily: 'x' });
     assert.equal(response.status, 400, id);
-    assert.deepEqual(response.body, { error: 'daily must be a finite number greater than 0', code: 'invalid_goal' }, id);
+    assert.deepEqual(
+      response.body,
+      { error: 'daily must be a finite number greater than 0', code: 'invalid_goal', field: 'daily' },
+      id,
+    );
   }
   assert.equal((await anna.patch('/api/goals/999999', { daily: 2 })).status, 404, 'a good body reaches the id check');
 });
@@ -97,7 +136,11 @@ test('PATCH checks the body before the id: a bad field is 400 for a missing, a n
 test('a float too large for a double (1e400) is not a finite number', async () => {
   const response = await anna.post('/api/goals', '{"name":"Big","daily":1e400}');
   assert.equal(response.status, 400);
-  assert.deepEqual(response.body, { error: 'daily must be a finite number greater than 0', code: 'invalid_goal' });
+  assert.deepEqual(response.body, {
+    error: 'daily must be a finite number greater than 0',
+    code: 'invalid_goal',
+    field: 'daily',
+  });
 });
 
 test('the limits themselves are accepted', async () => {
@@ -112,7 +155,10 @@ test('the limits themselves are accepted', async () => {
   assert.equal(response.status, 200);
   assert.equal(Object.keys(response.body.sets).length, 3660);
   assert.deepEqual(response.body.sets['2026-01-15'], Array(1000).fill(-1e9));
-  assert.deepEqual((await anna.patch(`/api/goals/${response.body.id}`, { days: 1, daily: 5e-324, sets: { '2000-02-29': [] } })).body, { ok: true });
+  assert.deepEqual(
+    (await anna.patch(`/api/goals/${response.body.id}`, { days: 1, daily: 5e-324, sets: { '2000-02-29': [] } })).body,
+    { ok: true },
+  );
   const listed = await anna.get('/api/goals');
   const patched = listed.body.find((goal: { id: string }) => goal.id === response.body.id);
   assert.deepEqual([patched.daily, patched.days, patched.sets], [5e-324, 1, { '2000-02-29': [] }]);

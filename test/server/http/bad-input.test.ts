@@ -4,11 +4,20 @@ import { GOAL_BODY_LIMIT_BYTES as BODY_LIMIT_BYTES } from '../../../src/server/h
 import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
 import type { TestClient, TestResponse } from '../../support/client.js';
 
-function assertClientError(answer: TestResponse, status: number, expected: { error?: string | RegExp; code: string }): void {
+/** `field` is compared too: left out, the answer must not name one. */
+function assertClientError(
+  answer: TestResponse,
+  status: number,
+  expected: { error?: string | RegExp; code: string; field?: string },
+): void {
   assert.equal(answer.status, status, answer.text);
   assert.equal(typeof answer.body, 'object', answer.text);
-  assert.deepEqual(Object.keys(answer.body).sort(), ['code', 'error']);
+  assert.deepEqual(
+    Object.keys(answer.body).sort(),
+    expected.field === undefined ? ['code', 'error'] : ['code', 'error', 'field'],
+  );
   assert.equal(answer.body.code, expected.code);
+  assert.equal(answer.body.field, expected.field);
   if (expected.error instanceof RegExp) assert.match(answer.body.error, expected.error);
   else if (expected.error !== undefined) assert.equal(answer.body.error, expected.error);
   assert.match(String(answer.headers['content-type']), /^application\/json/);
@@ -27,13 +36,19 @@ describe('bad input never reaches a 500', () => {
 
   it('malformed JSON: 400 invalid_json', async () => {
     for (const payload of ['{"email":', '{email: "a"}', "{'email':'a'}", '{"a":1}}', 'undefined']) {
-      assertClientError(await guest.post('/api/login', payload), 400, { error: 'Request body is not valid JSON', code: 'invalid_json' });
+      assertClientError(await guest.post('/api/login', payload), 400, {
+        error: 'Request body is not valid JSON',
+        code: 'invalid_json',
+      });
     }
   });
 
   it('an empty body labelled JSON counts as no body: refused where a body is needed, fine for logout', async () => {
     for (const payload of ['', '  \n']) {
-      assertClientError(await guest.post('/api/login', payload), 400, { error: 'body must be object', code: 'invalid_input' });
+      assertClientError(await guest.post('/api/login', payload), 400, {
+        error: 'body must be object',
+        code: 'invalid_input',
+      });
     }
     const client = await steady.register('empty-body@example.com');
     const logout = await client.request('POST', '/api/logout', '', { 'content-type': 'application/json' });
@@ -43,33 +58,58 @@ describe('bad input never reaches a 500', () => {
   });
 
   it('a body shorter than its Content-Length: 400 invalid_body', async () => {
-    assertClientError(await guest.post('/api/login', '{"email":"a@example.com","password":"x"}', { 'content-length': '5' }), 400, {
-      code: 'invalid_body',
-    });
+    assertClientError(
+      await guest.post('/api/login', '{"email":"a@example.com","password":"x"}', { 'content-length': '5' }),
+      400,
+      {
+        code: 'invalid_body',
+      },
+    );
   });
 
   it('a body that is not an object (array, string, number, null, boolean): 400 invalid_input', async () => {
     for (const payload of ['[]', '[{"email":"anna@example.com"}]', '"anna@example.com"', '42', 'null', 'true']) {
-      assertClientError(await guest.post('/api/login', payload), 400, { error: 'body must be object', code: 'invalid_input' });
-      assertClientError(await anna.patch('/api/me', payload), 400, { error: 'body must be object', code: 'invalid_input' });
+      assertClientError(await guest.post('/api/login', payload), 400, {
+        error: 'body must be object',
+        code: 'invalid_input',
+      });
+      assertClientError(await anna.patch('/api/me', payload), 400, {
+        error: 'body must be object',
+        code: 'invalid_input',
+      });
     }
   });
 
   it('wrong field types are refused, never coerced: 400 invalid_input naming the field', async () => {
-    assertClientError(await guest.post('/api/login', { email: 5, password: PASSWORD }), 400, { error: 'email must be string', code: 'invalid_input' });
+    assertClientError(await guest.post('/api/login', { email: 5, password: PASSWORD }), 400, {
+      error: 'email must be string',
+      code: 'invalid_input',
+      field: 'email',
+    });
     assertClientError(await guest.post('/api/login', { email: 'anna@example.com', password: 12345678 }), 400, {
       error: 'password must be string',
       code: 'invalid_input',
+      field: 'password',
     });
     assertClientError(await guest.post('/api/login', { email: ['anna@example.com'], password: PASSWORD }), 400, {
       error: 'email must be string',
       code: 'invalid_input',
+      field: 'email',
     });
-    assertClientError(await anna.patch('/api/me', { name: null }), 400, { error: 'name must be string', code: 'invalid_input' });
-    assertClientError(await anna.patch('/api/me', { locale: { de: true } }), 400, { error: 'locale must be string', code: 'invalid_input' });
+    assertClientError(await anna.patch('/api/me', { name: null }), 400, {
+      error: 'name must be string',
+      code: 'invalid_input',
+      field: 'name',
+    });
+    assertClientError(await anna.patch('/api/me', { locale: { de: true } }), 400, {
+      error: 'locale must be string',
+      code: 'invalid_input',
+      field: 'locale',
+    });
     assertClientError(await anna.post('/api/register', { email: 'x@example.com', password: PASSWORD, token: 7 }), 400, {
       error: 'token must be string',
       code: 'invalid_input',
+      field: 'token',
     });
   });
 
@@ -77,8 +117,8 @@ describe('bad input never reaches a 500', () => {
     // `email: 5` above shows that Ajv does not coerce (it would turn 5 into "5"); here the other direction.
     const answer = await anna.post('/api/goals', { name: 'Push-ups', daily: '5' });
     assert.equal(answer.status, 400);
-    assert.deepEqual(Object.keys(answer.body).sort(), ['code', 'error']);
-    assert.match(answer.body.error, /daily/);
+    assert.deepEqual(Object.keys(answer.body).sort(), ['code', 'error', 'field']);
+    assert.equal(answer.body.field, 'daily');
     assert.deepEqual((await anna.get('/api/goals')).body, []);
   });
 
@@ -90,7 +130,9 @@ describe('bad input never reaches a 500', () => {
       '{"email":"anna@example.com","password":"x","constructor":{"prototype":{"polluted":true}}}',
     ];
     for (const payload of payloads) {
-      const answer = payload.includes('email') ? await guest.post('/api/login', payload) : await anna.patch('/api/me', payload);
+      const answer = payload.includes('email')
+        ? await guest.post('/api/login', payload)
+        : await anna.patch('/api/me', payload);
       assertClientError(answer, 400, {
         error: 'Request body must not contain __proto__ or constructor.prototype keys',
         code: 'invalid_input',
@@ -104,20 +146,28 @@ describe('bad input never reaches a 500', () => {
     assertClientError(await anna.patch('/api/me', { name: 'n'.repeat(101) }), 400, {
       error: 'name must have at most 100 characters',
       code: 'name_too_long',
+      field: 'name',
     });
     const longEmail = `${'l'.repeat(250)}@example.com`;
-    assertClientError(await guest.post('/api/register', { email: longEmail, password: PASSWORD, token: await steady.inviteToken() }), 400, {
-      error: 'email is not a valid e-mail address',
-      code: 'invalid_email',
-    });
+    assertClientError(
+      await guest.post('/api/register', { email: longEmail, password: PASSWORD, token: await steady.inviteToken() }),
+      400,
+      {
+        error: 'email is not a valid e-mail address',
+        code: 'invalid_email',
+        field: 'email',
+      },
+    );
     // Beyond the hard cap of every text field the schema refuses it before any work is done.
     assertClientError(await guest.post('/api/login', { email: 'x'.repeat(4097), password: PASSWORD }), 400, {
       error: 'email must NOT have more than 4096 characters',
       code: 'invalid_input',
+      field: 'email',
     });
     assertClientError(await anna.patch('/api/me', { name: 'n'.repeat(5000) }), 400, {
       error: 'name must NOT have more than 4096 characters',
       code: 'invalid_input',
+      field: 'name',
     });
   });
 

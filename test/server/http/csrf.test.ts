@@ -24,7 +24,9 @@ describe('CSRF guard', () => {
       assert.equal(answer.status, 403, origin);
       assert.deepEqual(answer.body, FOREIGN_ORIGIN);
     }
-    const login = await steady.client().post('/api/login', { email: 'anna@example.com', password: PASSWORD }, { origin: 'http://evil.example' });
+    const login = await steady
+      .client()
+      .post('/api/login', { email: 'anna@example.com', password: PASSWORD }, { origin: 'http://evil.example' });
     assert.equal(login.status, 403);
     await nameIs('Anna');
   });
@@ -42,7 +44,10 @@ describe('CSRF guard', () => {
     const bodies = [
       ['text/plain', '{"name":"Hacked"}'],
       ['application/x-www-form-urlencoded', 'name=Hacked'],
-      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nHacked\r\n--x--\r\n'],
+      [
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nHacked\r\n--x--\r\n',
+      ],
       ['application/jsonp', '{"name":"Hacked"}'],
     ] as const;
     for (const [contentType, payload] of bodies) {
@@ -54,7 +59,11 @@ describe('CSRF guard', () => {
   });
 
   it('lets same-origin JSON through, also with a charset and Sec-Fetch-Site: same-origin', async () => {
-    const answer = await anna.patch('/api/me', { name: 'Anna B.' }, { 'content-type': 'application/json; charset=utf-8', 'sec-fetch-site': 'same-origin' });
+    const answer = await anna.patch(
+      '/api/me',
+      { name: 'Anna B.' },
+      { 'content-type': 'application/json; charset=utf-8', 'sec-fetch-site': 'same-origin' },
+    );
     assert.equal(answer.status, 200);
     assert.deepEqual(answer.body, { ok: true, name: 'Anna B.' });
   });

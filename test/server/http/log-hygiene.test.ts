@@ -31,7 +31,9 @@ describe('log hygiene (issue 13 point 7)', () => {
     assert.match(lines, /"url":"\/\?reset_selector=\[redacted\]&reset_token=\[redacted\]"/);
     assert.match(lines, /"url":"\/\?lang=de&%69nvite=\[redacted\]"/);
     for (const secret of [invite, selector!, token!]) assert.ok(!lines.includes(secret), `${secret} is not in the log`);
-    const outboxLine = logged.map((line) => JSON.parse(line)).find((line) => line.msg?.startsWith('mail written to the outbox'));
+    const outboxLine = logged
+      .map((line) => JSON.parse(line))
+      .find((line) => line.msg?.startsWith('mail written to the outbox'));
     assert.equal(outboxLine.file, path.join(outbox, file!));
   });
 

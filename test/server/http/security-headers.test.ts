@@ -5,7 +5,12 @@ import type { TestResponse } from '../../support/client.js';
 
 function assertSecurityHeaders(answer: TestResponse, label: string): void {
   const csp = String(answer.headers['content-security-policy']);
-  const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values.join(' ')]));
+  const directives = new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values.join(' ')]),
+  );
   assert.equal(directives.get('frame-ancestors'), "'none'", `${label}: ${csp}`);
   assert.equal(directives.get('script-src'), "'self'", `${label}: ${csp}`);
   assert.equal(directives.get('default-src'), "'self'", `${label}: ${csp}`);
@@ -37,7 +42,10 @@ describe('security headers', () => {
       assertSecurityHeaders(answer, label);
       assert.equal(answer.headers['cache-control'], 'no-store', label);
     }
-    assert.deepEqual(answers.map(([, a]) => a.status), [200, 401, 400, 403, 404, 400, 400, 400]);
+    assert.deepEqual(
+      answers.map(([, a]) => a.status),
+      [200, 401, 400, 403, 404, 400, 400, 400],
+    );
   });
 
   it('GET / and GET /?invite=abc serve the HTML page (placeholder without a build) with the same headers', async () => {

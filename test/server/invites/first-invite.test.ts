@@ -7,7 +7,9 @@ import { BASE_URL, createTestApp, PASSWORD } from '../../support/app.js';
 /** Collects what would go to the server log. */
 function logSink() {
   const lines: { details: Record<string, unknown>; message: string }[] = [];
-  const log: AnnounceLog = { warn: (details, message) => lines.push({ details: details as Record<string, unknown>, message }) };
+  const log: AnnounceLog = {
+    warn: (details, message) => lines.push({ details: details as Record<string, unknown>, message }),
+  };
   return { log, lines };
 }
 

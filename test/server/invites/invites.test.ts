@@ -59,7 +59,11 @@ test('a note longer than the limit is refused; exactly the limit (after trimming
 
   const tooLong = await anna.post('/api/invite', { note: 'x'.repeat(501) });
   assert.equal(tooLong.status, 400);
-  assert.deepEqual(tooLong.body, { error: 'note must have at most 500 characters', code: 'note_too_long' });
+  assert.deepEqual(tooLong.body, {
+    error: 'note must have at most 500 characters',
+    code: 'note_too_long',
+    field: 'note',
+  });
 
   const longest = 'ü'.repeat(500);
   assert.equal((await anna.post('/api/invite', { note: `  ${longest}  ` })).status, 200);
@@ -71,7 +75,7 @@ test('a note longer than the limit is refused; exactly the limit (after trimming
   assert.equal((await anna.get('/api/invites')).body.length, 1);
 });
 
-test('invites list newest first and only the caller\'s own', async (t) => {
+test("invites list newest first and only the caller's own", async (t) => {
   const steady = await createTestApp();
   t.after(() => steady.close());
   const anna = await steady.register('anna@example.com');
@@ -86,12 +90,15 @@ test('invites list newest first and only the caller\'s own', async (t) => {
 
   const notes = (await anna.get('/api/invites')).body.map((invite: { note: string }) => invite.note);
   assert.deepEqual(notes, ['third', 'second', 'first']);
-  assert.deepEqual((await ben.get('/api/invites')).body.map((invite: { note: string }) => invite.note), ['ben']);
+  assert.deepEqual(
+    (await ben.get('/api/invites')).body.map((invite: { note: string }) => invite.note),
+    ['ben'],
+  );
   const fresh = await steady.register('cleo@example.com');
   assert.deepEqual((await fresh.get('/api/invites')).body, []);
 });
 
-test('a used invite shows used_at and the new user\'s e-mail, no url, and cannot be used again', async (t) => {
+test("a used invite shows used_at and the new user's e-mail, no url, and cannot be used again", async (t) => {
   const steady = await createTestApp();
   t.after(() => steady.close());
   const anna = await steady.register('anna@example.com');
@@ -99,7 +106,11 @@ test('a used invite shows used_at and the new user\'s e-mail, no url, and cannot
 
   steady.clock.advance(2 * DAY);
   const ben = steady.client();
-  const registered = await ben.post('/api/register', { email: ' Ben@Example.com', password: PASSWORD, token: tokenOf(url) });
+  const registered = await ben.post('/api/register', {
+    email: ' Ben@Example.com',
+    password: PASSWORD,
+    token: tokenOf(url),
+  });
   assert.equal(registered.status, 200);
 
   assert.deepEqual((await anna.get('/api/invites')).body, [
@@ -114,7 +125,9 @@ test('a used invite shows used_at and the new user\'s e-mail, no url, and cannot
     },
   ]);
 
-  const again = await steady.client().post('/api/register', { email: 'cleo@example.com', password: PASSWORD, token: tokenOf(url) });
+  const again = await steady
+    .client()
+    .post('/api/register', { email: 'cleo@example.com', password: PASSWORD, token: tokenOf(url) });
   assert.equal(again.status, 400);
   assert.equal(again.body.code, 'invite_used');
 
@@ -147,9 +160,11 @@ test('an invite expires exactly 7 days after creation: url null, registration re
       used_by_email: null,
     },
   ]);
-  const late = await steady.client().post('/api/register', { email: 'ben@example.com', password: PASSWORD, token: tokenOf(url) });
+  const late = await steady
+    .client()
+    .post('/api/register', { email: 'ben@example.com', password: PASSWORD, token: tokenOf(url) });
   assert.equal(late.status, 400);
-  assert.deepEqual(late.body, { error: 'The invite has expired', code: 'invite_expired' });
+  assert.deepEqual(late.body, { error: 'The invite has expired', code: 'invite_expired', field: 'token' });
 });
 
 test('invite endpoints need a session (401)', async (t) => {

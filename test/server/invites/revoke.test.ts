@@ -37,7 +37,7 @@ test('POST /api/invites/revoke ends a pending invite now: listed as expired with
   assert.equal((await anna.post('/api/invites/revoke', { url })).status, 404);
 });
 
-test('only the creator\'s own pending invites can be revoked; anything else is 404 invite_not_found and changes nothing', async (t) => {
+test("only the creator's own pending invites can be revoked; anything else is 404 invite_not_found and changes nothing", async (t) => {
   const steady = await createTestApp();
   t.after(() => steady.close());
   const anna = await steady.register('anna@example.com');
@@ -46,7 +46,11 @@ test('only the creator\'s own pending invites can be revoked; anything else is 4
   const { url: used } = (await anna.post('/api/invite', {})).body;
   const { url: expired } = (await anna.post('/api/invite', {})).body;
   const usedToken = new URL(used).searchParams.get('invite');
-  assert.equal((await steady.client().post('/api/register', { email: 'ben@example.com', password: PASSWORD, token: usedToken })).status, 200);
+  assert.equal(
+    (await steady.client().post('/api/register', { email: 'ben@example.com', password: PASSWORD, token: usedToken }))
+      .status,
+    200,
+  );
 
   for (const [client, target] of [
     [mallory, url],
@@ -56,7 +60,11 @@ test('only the creator\'s own pending invites can be revoked; anything else is 4
   ] as const) {
     const answer = await client.post('/api/invites/revoke', { url: target });
     assert.equal(answer.status, 404, `${target}: ${answer.text}`);
-    assert.deepEqual(answer.body, { error: 'No pending invite of yours has this link', code: 'invite_not_found' });
+    assert.deepEqual(answer.body, {
+      error: 'No pending invite of yours has this link',
+      code: 'invite_not_found',
+      field: 'url',
+    });
   }
   steady.clock.advance(8 * DAY);
   assert.equal((await anna.post('/api/invites/revoke', { url: expired })).status, 404);
@@ -66,5 +74,8 @@ test('only the creator\'s own pending invites can be revoked; anything else is 4
   // Mallory's attempt left Anna's invite usable until it expired on its own.
   steady.clock.advance(-8 * DAY);
   const token = new URL(url).searchParams.get('invite');
-  assert.equal((await steady.client().post('/api/register', { email: 'carl@example.com', password: PASSWORD, token })).status, 200);
+  assert.equal(
+    (await steady.client().post('/api/register', { email: 'carl@example.com', password: PASSWORD, token })).status,
+    200,
+  );
 });

@@ -15,7 +15,7 @@ async function write(root: string, file: string, mtimeSeconds: number): Promise<
   await fs.utimes(path.dirname(full), 1_000, 1_000);
 }
 
-test('npm start\'s prestart builds only when the build is missing or older than a source', async (t) => {
+test("npm start's prestart builds only when the build is missing or older than a source", async (t) => {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'steady-build-'));
   t.after(() => fs.rm(root, { recursive: true, force: true }));
   await write(root, 'src/server/main.ts', 2_000);

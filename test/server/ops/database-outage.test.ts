@@ -38,71 +38,82 @@ async function becomesReady(app: TestApp): Promise<void> {
   assert.fail('/readyz did not answer 200 again');
 }
 
-test('PostgreSQL behind a closed and reopened gate: no crash, 503 in time, /readyz 503, recovery without restart', { timeout: 60_000 }, async (t) => {
-  const database = await createTestDatabase('postgres');
-  t.after(() => database.drop());
-  const target = new URL(database.url);
-  const gate = await startTcpGate(target.hostname, Number(target.port || 5432));
-  t.after(() => gate.stop());
-  const gated = new URL(database.url);
-  gated.hostname = '127.0.0.1';
-  gated.port = String(gate.port);
-  const app = await createTestApp({ DATABASE_URL: gated.href, DATA_DIR: database.dataDir });
-  t.after(() => app.close());
+test(
+  'PostgreSQL behind a closed and reopened gate: no crash, 503 in time, /readyz 503, recovery without restart',
+  { timeout: 60_000 },
+  async (t) => {
+    const database = await createTestDatabase('postgres');
+    t.after(() => database.drop());
+    const target = new URL(database.url);
+    const gate = await startTcpGate(target.hostname, Number(target.port || 5432));
+    t.after(() => gate.stop());
+    const gated = new URL(database.url);
+    gated.hostname = '127.0.0.1';
+    gated.port = String(gate.port);
+    const app = await createTestApp({ DATABASE_URL: gated.href, DATA_DIR: database.dataDir });
+    t.after(() => app.close());
 
-  const anna = await app.register('anna@example.com');
-  const goal = await anna.post('/api/goals', { name: 'Push-ups' });
-  assert.equal(goal.status, 200);
-  assert.equal((await app.client().get('/readyz')).status, 200);
+    const anna = await app.register('anna@example.com');
+    const goal = await anna.post('/api/goals', { name: 'Push-ups' });
+    assert.equal(goal.status, 200);
+    assert.equal((await app.client().get('/readyz')).status, 200);
 
-  // PostgreSQL goes away: the pool's idle connections die. Unhandled, their errors would end this process.
-  gate.close();
-  await pause(100);
-  assertUnavailable(await answered(anna.get('/api/goals')));
-  assertUnavailable(await answered(anna.post('/api/goals', { name: 'Squats' })));
-  assertUnavailable(await answered(app.client().get('/readyz')));
-  const health = await app.client().get('/healthz');
-  assert.equal(health.status, 200);
-  assert.deepEqual(health.body, { status: 'ok' });
+    // PostgreSQL goes away: the pool's idle connections die. Unhandled, their errors would end this process.
+    gate.close();
+    await pause(100);
+    assertUnavailable(await answered(anna.get('/api/goals')));
+    assertUnavailable(await answered(anna.post('/api/goals', { name: 'Squats' })));
+    assertUnavailable(await answered(app.client().get('/readyz')));
+    const health = await app.client().get('/healthz');
+    assert.equal(health.status, 200);
+    assert.deepEqual(health.body, { status: 'ok' });
 
-  // A network that swallows packets: only the connect timeout ends the wait (once the fail-fast pause after the
-  // last failed attempt is over, each request tries to connect again).
-  gate.hang();
-  await pause(DATABASE_TIMEOUTS.failFastMs + 100);
-  assertUnavailable(await answered(anna.get('/api/goals')));
-  assertUnavailable(await answered(app.client().get('/readyz')));
+    // A network that swallows packets: only the connect timeout ends the wait (once the fail-fast pause after the
+    // last failed attempt is over, each request tries to connect again).
+    gate.hang();
+    await pause(DATABASE_TIMEOUTS.failFastMs + 100);
+    assertUnavailable(await answered(anna.get('/api/goals')));
+    assertUnavailable(await answered(app.client().get('/readyz')));
 
-  // Back: Steady notices by itself, with no restart.
-  gate.open();
-  await becomesReady(app);
-  const created = await answered(anna.post('/api/goals', { name: 'Squats' }));
-  assert.equal(created.status, 200, created.text);
-  const listed = await answered(anna.get('/api/goals'));
-  assert.deepEqual(listed.body.map((g: { name: string }) => g.name), ['Push-ups', 'Squats']);
-});
-
-test('PostgreSQL going silent mid-query: 503 after the query deadline, and the silent connection is not used again', { timeout: 60_000 }, async (t) => {
-  const database = await createTestDatabase('postgres');
-  t.after(() => database.drop());
-  const target = new URL(database.url);
-  const gate = await startTcpGate(target.hostname, Number(target.port || 5432));
-  t.after(() => gate.stop());
-  const gated = new URL(database.url);
-  gated.hostname = '127.0.0.1';
-  gated.port = String(gate.port);
-  const app = await createTestApp({ DATABASE_URL: gated.href, DATA_DIR: database.dataDir });
-  t.after(() => app.close());
-  const anna = await app.register('anna@example.com');
-
-  gate.stall();
-  assertUnavailable(await answered(anna.get('/api/goals'), DATABASE_TIMEOUTS.queryMs + 3_000));
-  gate.open();
-  // Every later request works: none waits behind the answer that never came.
-  for (let i = 0; i < 3; i++) {
-    const created = await answered(anna.post('/api/goals', { name: `Goal ${i}` }));
+    // Back: Steady notices by itself, with no restart.
+    gate.open();
+    await becomesReady(app);
+    const created = await answered(anna.post('/api/goals', { name: 'Squats' }));
     assert.equal(created.status, 200, created.text);
-  }
-});
+    const listed = await answered(anna.get('/api/goals'));
+    assert.deepEqual(
+      listed.body.map((g: { name: string }) => g.name),
+      ['Push-ups', 'Squats'],
+    );
+  },
+);
+
+test(
+  'PostgreSQL going silent mid-query: 503 after the query deadline, and the silent connection is not used again',
+  { timeout: 60_000 },
+  async (t) => {
+    const database = await createTestDatabase('postgres');
+    t.after(() => database.drop());
+    const target = new URL(database.url);
+    const gate = await startTcpGate(target.hostname, Number(target.port || 5432));
+    t.after(() => gate.stop());
+    const gated = new URL(database.url);
+    gated.hostname = '127.0.0.1';
+    gated.port = String(gate.port);
+    const app = await createTestApp({ DATABASE_URL: gated.href, DATA_DIR: database.dataDir });
+    t.after(() => app.close());
+    const anna = await app.register('anna@example.com');
+
+    gate.stall();
+    assertUnavailable(await answered(anna.get('/api/goals'), DATABASE_TIMEOUTS.queryMs + 3_000));
+    gate.open();
+    // Every later request works: none waits behind the answer that never came.
+    for (let i = 0; i < 3; i++) {
+      const created = await answered(anna.post('/api/goals', { name: `Goal ${i}` }));
+      assert.equal(created.status, 200, created.text);
+    }
+  },
+);
 
 /** A test app on a SQLite file of its own, whatever TEST_DB says. */
 async function sqliteApp(t: { after(fn: () => unknown): void }): Promise<{ app: TestApp; file: string }> {
@@ -142,7 +153,9 @@ test('SQLite full (max_page_count): writes answer 503, reads go on, nothing is c
 
   const { rows } = await sql<{ page_count: number }>`PRAGMA page_count`.execute(app.deps.db);
   await sql.raw(`PRAGMA max_page_count = ${rows[0]!.page_count}`).execute(app.deps.db);
-  const sets = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10), [1, 2, 3]]));
+  const sets = Object.fromEntries(
+    Array.from({ length: 200 }, (_, i) => [new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10), [1, 2, 3]]),
+  );
   for (let i = 0; i < 20; i++) {
     const response = await anna.post('/api/goals', { name: `Goal ${i}`, days: 365, start: '2026-01-01', sets });
     if (response.status === 503) {

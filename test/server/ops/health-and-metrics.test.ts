@@ -48,7 +48,10 @@ test('with METRICS_TOKEN: 401 without or with a wrong token; Prometheus text wit
   assert.match(text, /^http_requests_total\{method="PATCH",route="\/api\/goals\/:id",status="200"\} 1$/m);
   assert.match(text, /^http_requests_total\{method="PATCH",route="\/api\/goals\/:id",status="404"\} 1$/m);
   assert.doesNotMatch(text, /goals\/999999/);
-  assert.match(text, /^http_request_duration_seconds_bucket\{le="0\.5",method="POST",route="\/api\/goals",status="200"\} 1$/m);
+  assert.match(
+    text,
+    /^http_request_duration_seconds_bucket\{le="0\.5",method="POST",route="\/api\/goals",status="200"\} 1$/m,
+  );
   assert.match(text, /^nodejs_eventloop_lag_p99_seconds \d/m);
   assert.match(text, /^steady_mails_total\{result="sent"\} 1$/m);
   assert.match(text, /^# TYPE steady_reminders_total counter$/m);

@@ -20,48 +20,62 @@ function migrateProcess(env: Record<string, string>): Promise<{ code: number; st
   });
 }
 
-test('processes migrating one fresh PostgreSQL database at once: one applies every migration once, the others find it done', { timeout: 120_000 }, async (t) => {
-  const database = await createTestDatabase('postgres');
-  t.after(() => database.drop());
-  const env = { DATABASE_URL: database.url, DATA_DIR: database.dataDir, LOG_LEVEL: 'silent' };
+test(
+  'processes migrating one fresh PostgreSQL database at once: one applies every migration once, the others find it done',
+  { timeout: 120_000 },
+  async (t) => {
+    const database = await createTestDatabase('postgres');
+    t.after(() => database.drop());
+    const env = { DATABASE_URL: database.url, DATA_DIR: database.dataDir, LOG_LEVEL: 'silent' };
 
-  const runs = await Promise.all([migrateProcess(env), migrateProcess(env), migrateProcess(env)]);
-  for (const run of runs) assert.equal(run.code, 0, run.stderr);
-  const names = Object.keys(migrations);
-  const outputs = runs.map((run) => run.stdout).sort();
-  assert.deepEqual(outputs, [
-    `Applied migrations: ${names.join(', ')}\n`,
-    'The database is up to date.\n',
-    'The database is up to date.\n',
-  ]);
+    const runs = await Promise.all([migrateProcess(env), migrateProcess(env), migrateProcess(env)]);
+    for (const run of runs) assert.equal(run.code, 0, run.stderr);
+    const names = Object.keys(migrations);
+    const outputs = runs.map((run) => run.stdout).sort();
+    assert.deepEqual(outputs, [
+      `Applied migrations: ${names.join(', ')}\n`,
+      'The database is up to date.\n',
+      'The database is up to date.\n',
+    ]);
 
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    const applied = await client.query('SELECT name FROM kysely_migration ORDER BY name');
-    assert.deepEqual(applied.rows.map((row) => row.name), names);
-  } finally {
-    await client.end();
-  }
-});
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const applied = await client.query('SELECT name FROM kysely_migration ORDER BY name');
+      assert.deepEqual(
+        applied.rows.map((row) => row.name),
+        names,
+      );
+    } finally {
+      await client.end();
+    }
+  },
+);
 
-test('a process waits for another one\'s migrations beyond the request deadlines, then finds them applied', { timeout: 60_000 }, async (t) => {
-  const database = await createTestDatabase('postgres');
-  t.after(() => database.drop());
-  const other = new pg.Client({ connectionString: database.url });
-  const ordinary = openDatabase(parseDatabaseUrl(database.url));
-  const patient = openDatabase(parseDatabaseUrl(database.url), { patient: true });
-  await other.connect();
-  try {
-    // Another process is migrating (holds the lock) for longer than a request may wait for a statement.
-    await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await assert.rejects(migrateToLatest(ordinary.db, 'postgres'), (error: { code?: string }) => error.code === '57014');
+test(
+  "a process waits for another one's migrations beyond the request deadlines, then finds them applied",
+  { timeout: 60_000 },
+  async (t) => {
+    const database = await createTestDatabase('postgres');
+    t.after(() => database.drop());
+    const other = new pg.Client({ connectionString: database.url });
+    const ordinary = openDatabase(parseDatabaseUrl(database.url));
+    const patient = openDatabase(parseDatabaseUrl(database.url), { patient: true });
+    await other.connect();
+    try {
+      // Another process is migrating (holds the lock) for longer than a request may wait for a statement.
+      await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      await assert.rejects(
+        migrateToLatest(ordinary.db, 'postgres'),
+        (error: { code?: string }) => error.code === '57014',
+      );
 
-    const migrating = migrateToLatest(patient.db, 'postgres');
-    await new Promise((resolve) => setTimeout(resolve, DATABASE_TIMEOUTS.queryMs + 500));
-    await other.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-    assert.deepEqual(await migrating, Object.keys(migrations));
-  } finally {
-    await Promise.all([other.end(), ordinary.close(), patient.close()]);
-  }
-});
+      const migrating = migrateToLatest(patient.db, 'postgres');
+      await new Promise((resolve) => setTimeout(resolve, DATABASE_TIMEOUTS.queryMs + 500));
+      await other.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      assert.deepEqual(await migrating, Object.keys(migrations));
+    } finally {
+      await Promise.all([other.end(), ordinary.close(), patient.close()]);
+    }
+  },
+);

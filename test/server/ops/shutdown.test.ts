@@ -60,60 +60,70 @@ function connectionRefused(port: number): Promise<boolean> {
   });
 }
 
-test('SIGTERM with eight writers in flight: no new connections, all eight answered and stored, exit 0', { timeout: 90_000 }, async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.drop());
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const server = startServerProcess({
-    DATABASE_URL: database.url,
-    DATA_DIR: database.dataDir,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    BASE_URL: baseUrl,
-    LOG_LEVEL: 'info',
-  });
-  t.after(() => server.kill());
+test(
+  'SIGTERM with eight writers in flight: no new connections, all eight answered and stored, exit 0',
+  { timeout: 90_000 },
+  async (t) => {
+    const database = await createTestDatabase();
+    t.after(() => database.drop());
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const server = startServerProcess({
+      DATABASE_URL: database.url,
+      DATA_DIR: database.dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      BASE_URL: baseUrl,
+      LOG_LEVEL: 'info',
+    });
+    t.after(() => server.kill());
 
-  const { inviteUrl } = await server.waitForLine((line) => typeof line.inviteUrl === 'string');
-  const token = new URL(inviteUrl).searchParams.get('invite');
-  const registered = await fetch(`${baseUrl}/api/register`, {
-    method: 'POST',
-    headers: { origin: baseUrl, 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'anna@example.com', password: 'correct horse battery', token }),
-  });
-  assert.equal(registered.status, 200, await registered.text());
-  const cookie = registered.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
-  const headers = { origin: baseUrl, cookie };
+    const { inviteUrl } = await server.waitForLine((line) => typeof line.inviteUrl === 'string');
+    const token = new URL(inviteUrl).searchParams.get('invite');
+    const registered = await fetch(`${baseUrl}/api/register`, {
+      method: 'POST',
+      headers: { origin: baseUrl, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'anna@example.com', password: 'correct horse battery', token }),
+    });
+    assert.equal(registered.status, 200, await registered.text());
+    const cookie = registered.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const headers = { origin: baseUrl, cookie };
 
-  const writers = Array.from({ length: 8 }, (_, i) =>
-    startPost(port, '/api/goals', headers, JSON.stringify({ name: `Goal ${i}`, unit: 'reps', daily: 10 + i })),
-  );
-  // All eight reached the server (their routes ran the session check) before the signal.
-  await server.waitForLine(() => server.lines().filter((line) => line.msg === 'incoming request' && line.req?.url === '/api/goals').length === 8);
-  server.child.kill('SIGTERM');
-  await server.waitForLine((line) => typeof line.msg === 'string' && line.msg.startsWith('shutting down'));
-  assert.equal(await refusesConnections(port), true, 'a new connection after SIGTERM is refused');
+    const writers = Array.from({ length: 8 }, (_, i) =>
+      startPost(port, '/api/goals', headers, JSON.stringify({ name: `Goal ${i}`, unit: 'reps', daily: 10 + i })),
+    );
+    // All eight reached the server (their routes ran the session check) before the signal.
+    await server.waitForLine(
+      () =>
+        server.lines().filter((line) => line.msg === 'incoming request' && line.req?.url === '/api/goals').length === 8,
+    );
+    server.child.kill('SIGTERM');
+    await server.waitForLine((line) => typeof line.msg === 'string' && line.msg.startsWith('shutting down'));
+    assert.equal(await refusesConnections(port), true, 'a new connection after SIGTERM is refused');
 
-  for (const writer of writers) writer.finish();
-  const answers = await Promise.all(writers.map((writer) => writer.response));
-  const ids = answers.map(({ status, body }) => {
-    assert.equal(status, 200, body);
-    return JSON.parse(body).id as string;
-  });
-  assert.equal(await server.exited, 0);
-  assert.ok(server.lines().some((line) => line.msg === 'stopped'));
+    for (const writer of writers) writer.finish();
+    const answers = await Promise.all(writers.map((writer) => writer.response));
+    const ids = answers.map(({ status, body }) => {
+      assert.equal(status, 200, body);
+      return JSON.parse(body).id as string;
+    });
+    assert.equal(await server.exited, 0);
+    assert.ok(server.lines().some((line) => line.msg === 'stopped'));
 
-  // Every acknowledged write is in the database.
-  const handle = openDatabase(parseDatabaseUrl(database.url));
-  try {
-    const stored = await handle.db.selectFrom('goals').select(['id', 'name']).orderBy('id').execute();
-    assert.deepEqual(stored.map((goal) => String(goal.id)).sort(), [...ids].sort());
-    assert.equal(stored.length, 8);
-  } finally {
-    await handle.close();
-  }
-});
+    // Every acknowledged write is in the database.
+    const handle = openDatabase(parseDatabaseUrl(database.url));
+    try {
+      const stored = await handle.db.selectFrom('goals').select(['id', 'name']).orderBy('id').execute();
+      assert.deepEqual(stored.map((goal) => String(goal.id)).sort(), [...ids].sort());
+      assert.equal(stored.length, 8);
+    } finally {
+      await handle.close();
+    }
+  },
+);
 
 test('a request still unfinished after the drain time has its connection cut, and the shutdown completes', async (t) => {
   const app = Fastify({ logger: false });

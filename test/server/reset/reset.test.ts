@@ -56,7 +56,7 @@ test('the reset ends every session and remember-me login of the user', async (t)
   assert.equal((await ben.get('/api/me')).status, 200, 'other users stay logged in');
 });
 
-test('a reset link works once, and using it removes the user\'s other pending links', async (t) => {
+test("a reset link works once, and using it removes the user's other pending links", async (t) => {
   const steady = await createTestApp();
   t.after(() => steady.close());
   await steady.register('anna@example.com');
@@ -71,7 +71,7 @@ test('a reset link works once, and using it removes the user\'s other pending li
   for (const pair of [newer, older]) {
     const again = await steady.client().post('/api/reset-password', { ...pair, password: 'yet another password' });
     assert.equal(again.status, 400);
-    assert.deepEqual(again.body, { error: 'The reset link is not valid', code: 'reset_invalid' });
+    assert.deepEqual(again.body, { error: 'The reset link is not valid', code: 'reset_invalid', field: 'token' });
   }
   const login = await steady.client().post('/api/login', { email: 'anna@example.com', password: NEW_PASSWORD });
   assert.equal(login.status, 200);
@@ -89,7 +89,7 @@ test('a reset link is valid for 24 hours', async (t) => {
   steady.clock.advance(24 * HOUR);
   const expired = await steady.client().post('/api/reset-password', { ...first, password: NEW_PASSWORD });
   assert.equal(expired.status, 400);
-  assert.deepEqual(expired.body, { error: 'The reset link has expired', code: 'reset_expired' });
+  assert.deepEqual(expired.body, { error: 'The reset link has expired', code: 'reset_expired', field: 'token' });
   const login = await steady.client().post('/api/login', { email: 'anna@example.com', password: PASSWORD });
   assert.equal(login.status, 200, 'the password is unchanged');
 
@@ -111,7 +111,7 @@ test('a wrong token or an unknown selector is refused and changes nothing', asyn
   for (const body of [wrongToken, unknownSelector, swapped]) {
     const answer = await steady.client().post('/api/reset-password', body);
     assert.equal(answer.status, 400);
-    assert.deepEqual(answer.body, { error: 'The reset link is not valid', code: 'reset_invalid' });
+    assert.deepEqual(answer.body, { error: 'The reset link is not valid', code: 'reset_invalid', field: 'token' });
   }
   // A wrong guess does not spend the real link.
   assert.equal((await steady.client().post('/api/reset-password', { ...pair, password: NEW_PASSWORD })).status, 200);
@@ -128,24 +128,32 @@ test('reset-password validates its fields and the password rules before the link
   for (const field of ['selector', 'token', 'password'] as const) {
     const answer = await client.post('/api/reset-password', { ...pair, password: NEW_PASSWORD, [field]: '' });
     assert.equal(answer.status, 400, field);
-    assert.deepEqual(answer.body, { error: `${field} must not be empty`, code: 'missing_field' });
+    assert.deepEqual(answer.body, { error: `${field} must not be empty`, code: 'missing_field', field });
   }
   const missing = await client.post('/api/reset-password', { selector: pair.selector, token: pair.token });
   assert.equal(missing.status, 400);
-  assert.deepEqual(missing.body, { error: 'password is required', code: 'invalid_input' });
+  assert.deepEqual(missing.body, { error: 'password is required', code: 'invalid_input', field: 'password' });
 
   const short = await client.post('/api/reset-password', { ...pair, password: '1234567' });
   assert.equal(short.status, 400);
-  assert.deepEqual(short.body, { error: 'password must have at least 8 characters', code: 'password_too_short' });
+  assert.deepEqual(short.body, {
+    error: 'password must have at least 8 characters',
+    code: 'password_too_short',
+    field: 'password',
+  });
   const long = await client.post('/api/reset-password', { ...pair, password: 'x'.repeat(257) });
   assert.equal(long.status, 400);
-  assert.deepEqual(long.body, { error: 'password must have at most 256 characters', code: 'password_too_long' });
+  assert.deepEqual(long.body, {
+    error: 'password must have at most 256 characters',
+    code: 'password_too_long',
+    field: 'password',
+  });
 
   // None of the refused attempts spent the link; exactly 8 characters are enough.
   assert.equal((await client.post('/api/reset-password', { ...pair, password: '12345678' })).status, 200);
 });
 
-test('the mail comes in the user\'s language', async (t) => {
+test("the mail comes in the user's language", async (t) => {
   const steady = await createTestApp();
   t.after(() => steady.close());
   const phrases = { de: 'Neues Passwort wählen', pl: 'Ustaw nowe hasło', en: 'Choose a new password' };
@@ -183,11 +191,11 @@ test('reset-request needs a non-empty e-mail', async (t) => {
   for (const email of ['', '   ']) {
     const answer = await steady.client().post('/api/reset-request', { email });
     assert.equal(answer.status, 400);
-    assert.deepEqual(answer.body, { error: 'email must not be empty', code: 'missing_field' });
+    assert.deepEqual(answer.body, { error: 'email must not be empty', code: 'missing_field', field: 'email' });
   }
   const missing = await steady.client().post('/api/reset-request', {});
   assert.equal(missing.status, 400);
-  assert.deepEqual(missing.body, { error: 'email is required', code: 'invalid_input' });
+  assert.deepEqual(missing.body, { error: 'email is required', code: 'invalid_input', field: 'email' });
   assert.equal(steady.smtp.mails.length, 0);
 });
 

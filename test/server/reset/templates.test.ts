@@ -32,9 +32,15 @@ test('an unknown locale falls back to English', () => {
 test('whatever the link holds cannot break out of the HTML', () => {
   const mail = passwordResetMail('en', 'https://x.example/?a="><script>alert(1)</script>');
   assert.ok(!mail.html.includes('<script>'), mail.html);
-  assert.ok(mail.html.includes('href="https://x.example/?a=&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"'), mail.html);
+  assert.ok(
+    mail.html.includes('href="https://x.example/?a=&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"'),
+    mail.html,
+  );
 });
 
 test('escapeHtml escapes the five special characters and nothing else', () => {
-  assert.equal(escapeHtml(`<a href="x">Tom & Jerry's</a> ü`), '&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt; ü');
+  assert.equal(
+    escapeHtml(`<a href="x">Tom & Jerry's</a> ü`),
+    '&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt; ü',
+  );
 });

@@ -12,7 +12,9 @@ test('more than 3 reset mails an hour for one address from one client are droppe
 
   for (let i = 1; i <= 4; i++) {
     // The spelling does not matter: the limit is per normalized address.
-    const answer = await steady.client().post('/api/reset-request', { email: i % 2 ? 'anna@example.com' : ' ANNA@example.com' });
+    const answer = await steady
+      .client()
+      .post('/api/reset-request', { email: i % 2 ? 'anna@example.com' : ' ANNA@example.com' });
     assert.equal(answer.status, 200);
     assert.equal(answer.text, '{"ok":true}');
     // The answer waits for the SMTP server, so a sent mail has arrived by now.
@@ -73,7 +75,8 @@ test("three strangers' requests do not stop the owner's reset mail; a looser cap
     const client = steady.client();
     client.remoteAddress = stranger;
     // Each stranger spends their own allowance and then some.
-    for (let i = 0; i <= perClient; i++) assert.equal((await client.post('/api/reset-request', { email: 'anna@example.com' })).status, 200);
+    for (let i = 0; i <= perClient; i++)
+      assert.equal((await client.post('/api/reset-request', { email: 'anna@example.com' })).status, 200);
   }
   assert.equal(steady.smtp.mails.length, 3 * perClient);
 

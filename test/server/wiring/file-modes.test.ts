@@ -17,7 +17,11 @@ describe('file modes (issue 13 point 10)', () => {
     const dataDir = path.join(parent, 'data');
     const file = path.join(dataDir, 'steady.db');
     const sqlite = testDatabaseKind() === 'sqlite';
-    const steady = await createTestApp({ DATA_DIR: dataDir, ...(sqlite && { DATABASE_URL: `sqlite:${file}` }), SECRET_KEY: '' });
+    const steady = await createTestApp({
+      DATA_DIR: dataDir,
+      ...(sqlite && { DATABASE_URL: `sqlite:${file}` }),
+      SECRET_KEY: '',
+    });
     t.after(async () => {
       process.umask(previousUmask);
       await steady.close();

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { GOAL_LIMITS } from '../../common/goal.js';
-import { LIMITS } from '../../common/limits.js';
-import { LOCALES } from '../../common/locales.js';
+import { GOAL_LIMITS } from '../goal.js';
+import { LIMITS } from '../limits.js';
+import { LOCALES } from '../locales.js';
 
 /**
  * The Steady export document, version 1 (docs/api-data.md, docs/steady-export.schema.json, decision 0070).
@@ -20,7 +20,10 @@ const IsoTime = Type.String({ format: 'date-time', description: 'UTC instant, IS
 const ExportedGoal = Type.Object(
   {
     id: Type.Optional(
-      Type.String({ pattern: '^[0-9]+$', description: 'The goal id in the exporting server; ignored on import (a new id is given)' }),
+      Type.String({
+        pattern: '^[0-9]+$',
+        description: 'The goal id in the exporting server; ignored on import (a new id is given)',
+      }),
     ),
     name: Type.String({ minLength: 1, maxLength: LIMITS.goalNameMax }),
     unit: Type.String({ minLength: 1, maxLength: LIMITS.goalUnitMax }),

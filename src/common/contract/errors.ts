@@ -1,0 +1,22 @@
+/** The error body of every refusal; the codes are in error-codes.ts (no TypeBox there, so the web app can load it). */
+import { type Static, Type } from 'typebox';
+import { ERROR_CODES } from './error-codes.js';
+
+export { ERROR_CODES, type ErrorCode, fieldPath, isErrorCode } from './error-codes.js';
+
+/**
+ * Every refusal: an English message (for logs and API users), a stable code (what clients act on) and, when the
+ * refusal is about one input, the field it names: body fields by name (`daily`), nested ones by path
+ * (`goals[1].daily`, `sets.2026-01-15`), path parameters by their name (`date`). See docs/decisions/0081.
+ */
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'human-readable English message; its wording is not part of the contract' }),
+    code: Type.Enum(ERROR_CODES, { description: 'stable code; clients translate and decide by it' }),
+    field: Type.Optional(
+      Type.String({ description: 'the input the refusal is about, e.g. `daily` or `goals[1].daily`' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ErrorBody = Static<typeof ErrorBody>;

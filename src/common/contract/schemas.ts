@@ -1,0 +1,189 @@
+/**
+ * The TypeBox schemas of every request and answer of the HTTP API (spec: ../shared/spec/habit-goal-api.md,
+ * beyond it: docs/api-logging.md). The server validates and answers with these; the web app imports their static
+ * types (`Static<typeof X>` below), never a hand copy. Limits come from common/limits.ts and common/goal.ts.
+ */
+import { type Static, Type } from 'typebox';
+import { GOAL_LIMITS } from '../goal.js';
+import { ExportDocumentSchema } from './export-format.js';
+import { LIMITS } from '../limits.js';
+import { LOCALES } from '../locales.js';
+
+/**
+ * A string field of a request body. The schema's cap only bounds the work a request can cause; the field's real
+ * rule (non-empty, its limit after trimming) is checked where the field is used and refused with a code naming
+ * the field (decision 0007). `limit` documents that rule.
+ */
+export const Text = (limit?: number) =>
+  Type.String({
+    maxLength: 4096,
+    ...(limit !== undefined && { description: `at most ${limit} characters after trimming` }),
+  });
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Ok = Type.Object({ ok: Type.Literal(true) }, { additionalProperties: false });
+export const LocaleSchema = Type.Enum(LOCALES, { description: 'UI language' });
+
+// Accounts
+
+export const LoginBody = Type.Object({ email: Text(LIMITS.emailMax), password: Text(LIMITS.passwordMax) });
+export const RegisterBody = Type.Object({
+  email: Text(LIMITS.emailMax),
+  password: Text(LIMITS.passwordMax),
+  token: Text(),
+  name: Type.Optional(Text(LIMITS.displayNameMax)),
+});
+export const AccountAnswer = Type.Object(
+  { ok: Type.Literal(true), email: Type.String(), name: Type.String() },
+  { additionalProperties: false },
+);
+export const Me = Type.Object(
+  {
+    ok: Type.Literal(true),
+    email: Type.String(),
+    id: Type.Integer(),
+    name: Type.String({ description: 'empty when never set' }),
+    locale: LocaleSchema,
+    is_admin: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+/** Spec §7.1: the 401 of `GET /api/me` is `{ ok: false }`, not an error body. */
+export const NotLoggedIn = Type.Object({ ok: Type.Literal(false) }, { additionalProperties: false });
+export const PatchMeBody = Type.Object({
+  name: Type.Optional(Text(LIMITS.displayNameMax)),
+  locale: Type.Optional(Type.String({ maxLength: 4096, description: `one of ${LOCALES.join(', ')}` })),
+});
+export const PatchMeAnswer = Type.Union([
+  Type.Object({ ok: Type.Literal(true), name: Type.String() }, { additionalProperties: false }),
+  Type.Object({ ok: Type.Literal(true), locale: LocaleSchema }, { additionalProperties: false }),
+  Type.Object({ ok: Type.Literal(true), name: Type.String(), locale: LocaleSchema }, { additionalProperties: false }),
+]);
+export const ResetRequestBody = Type.Object({ email: Text(LIMITS.emailMax) });
+export const ResetPasswordBody = Type.Object({ selector: Text(), token: Text(), password: Text(LIMITS.passwordMax) });
+export const ChangePasswordBody = Type.Object({
+  old_password: Text(LIMITS.passwordMax),
+  new_password: Text(LIMITS.passwordMax),
+});
+export const DeleteMeBody = Type.Object({ password: Text(LIMITS.passwordMax) });
+
+// Goals
+
+const DateKey = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'calendar date YYYY-MM-DD' });
+export const GoalSets = Type.Record(DateKey, Type.Array(Type.Number(), { maxItems: GOAL_LIMITS.amountsPerDateMax }), {
+  description: `amounts logged per date; at most ${GOAL_LIMITS.setsDatesMax} dates`,
+});
+export const Goal = Type.Object(
+  {
+    id: Type.String({ pattern: '^[0-9]+$', description: 'numeric identifier rendered as a string' }),
+    name: Type.String(),
+    unit: Type.String(),
+    daily: Type.Number({ exclusiveMinimum: 0, maximum: GOAL_LIMITS.dailyMax }),
+    days: Type.Integer({ minimum: 1, maximum: LIMITS.goalDaysMax }),
+    start: Type.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+      description: 'wall-clock YYYY-MM-DD HH:MM:SS in the server time zone',
+    }),
+    sets: GoalSets,
+  },
+  { additionalProperties: false },
+);
+export const GoalList = Type.Array(Goal);
+
+/**
+ * The goal fields a client sends. Documentation only: the goal routes accept any JSON object and check each field
+ * by hand (server/goals/validation.ts), so every refusal names its field with `invalid_goal` or `missing_field`.
+ */
+const goalFields = {
+  name: Text(LIMITS.goalNameMax),
+  unit: Type.Optional(Text(LIMITS.goalUnitMax)),
+  daily: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: GOAL_LIMITS.dailyMax })),
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.goalDaysMax })),
+  sets: Type.Optional(GoalSets),
+};
+export const GoalCreateBody = Type.Object({
+  ...goalFields,
+  start: Type.Optional(Type.String({ description: 'any date or date-time; unparsable means now (decision 0031)' })),
+});
+export const GoalPatchBody = Type.Partial(Type.Object(goalFields));
+/** What the goal routes validate with: any object (see GoalCreateBody). */
+export const AnyObject = Type.Record(Type.String(), Type.Unknown());
+export const GoalParams = Type.Object({ id: Type.String({ description: 'numeric goal id' }) });
+export const LogParams = Type.Object({
+  id: Type.String({ description: 'numeric goal id' }),
+  // Checked by hand, so a bad date is `invalid_date` (docs/api-logging.md), not Ajv's `invalid_input`.
+  date: Type.String({ description: 'calendar date YYYY-MM-DD' }),
+});
+export const LogBody = Type.Object({
+  amount: Type.Number({ description: `not 0, from -${GOAL_LIMITS.amountAbsMax} to ${GOAL_LIMITS.amountAbsMax}` }),
+});
+export const LogAnswer = Type.Object(
+  { ok: Type.Literal(true), date: Type.String(), amounts: Type.Array(Type.Number()) },
+  { additionalProperties: false },
+);
+
+// Invites
+
+export const InviteBody = Type.Object({ note: Type.Optional(Text(LIMITS.inviteNoteMax)) });
+export const InviteCreated = Type.Object({ url: Type.String() }, { additionalProperties: false });
+export const InviteStatus = Type.Union([Type.Literal('pending'), Type.Literal('used'), Type.Literal('expired')]);
+export const Invite = Type.Object(
+  {
+    url: Nullable(Type.String()),
+    note: Nullable(Type.String()),
+    status: InviteStatus,
+    created_at: Type.String(),
+    expires_at: Type.String(),
+    used_at: Nullable(Type.String()),
+    used_by_email: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export const InviteList = Type.Array(Invite);
+export const RevokeInviteBody = Type.Object(
+  { url: Text() },
+  { description: 'the invite link as GET /api/invites shows it' },
+);
+
+// Data (docs/api-data.md)
+
+/** The export document (format and growth rules: export-format.ts, decision 0070); also what an import takes. */
+export const ExportDocument = ExportDocumentSchema;
+export const ImportAnswer = Type.Object(
+  { ok: Type.Literal(true), goals: Type.Integer({ description: 'how many goals were added' }) },
+  { additionalProperties: false },
+);
+
+// Admin
+
+export const AdminUser = Type.Object(
+  { id: Type.Integer(), email: Type.String(), username: Type.String(), registered: Type.Integer() },
+  { additionalProperties: false },
+);
+export const AdminUserList = Type.Array(AdminUser);
+
+// The document itself
+
+export const OpenApiDocument = Type.Object(
+  {
+    openapi: Type.String(),
+    info: Type.Object({}, { additionalProperties: true }),
+    paths: Type.Object({}, { additionalProperties: true }),
+  },
+  { additionalProperties: true, description: 'this OpenAPI 3.1 document' },
+);
+
+export type AccountAnswer = Static<typeof AccountAnswer>;
+export type Me = Static<typeof Me>;
+export type PatchMeAnswer = Static<typeof PatchMeAnswer>;
+export type RegisterBody = Static<typeof RegisterBody>;
+export type Goal = Static<typeof Goal>;
+export type GoalCreateBody = Static<typeof GoalCreateBody>;
+export type GoalPatchBody = Static<typeof GoalPatchBody>;
+export type LogAnswer = Static<typeof LogAnswer>;
+export type Invite = Static<typeof Invite>;
+export type InviteCreated = Static<typeof InviteCreated>;
+export type AdminUser = Static<typeof AdminUser>;
+export type Ok = Static<typeof Ok>;
+export type ImportAnswer = Static<typeof ImportAnswer>;

@@ -1,0 +1,88 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { api, type Me, onUnauthenticated } from './api.js';
+import { announce } from './components/Toast.js';
+import { errorText } from './errors.js';
+import { type Locale, preferredLocale, setUiLocale } from './i18n/index.js';
+import { href } from './router.js';
+
+/** `failed`: /api/me did not answer with a user or a 401 (no connection, or a server error). */
+export type Session =
+  { state: 'loading' } | { state: 'failed'; error: unknown } | { state: 'out' } | { state: 'in'; me: Me };
+
+/** The language for texts, numbers and dates, and for the document (screen readers pick their voice by it). */
+function applyDocumentLocale(next: Locale): Locale {
+  setUiLocale(next);
+  document.documentElement.lang = next;
+  return next;
+}
+
+/**
+ * Who is logged in and in which language the app speaks: loaded from `GET /api/me` at start, the user's language
+ * once known (the browser's before), back to the login whenever any request finds the session gone.
+ */
+export function useSession() {
+  const [locale, setLocale] = useState<Locale>(() =>
+    applyDocumentLocale(preferredLocale(navigator.languages ?? [navigator.language])),
+  );
+  const [session, setSession] = useState<Session>({ state: 'loading' });
+
+  const applyLocale = useCallback((next: Locale) => setLocale(applyDocumentLocale(next)), []);
+
+  const loadMe = useCallback(async () => {
+    try {
+      const me = await api.me();
+      if (me) {
+        applyLocale(me.locale);
+        setSession({ state: 'in', me });
+      } else {
+        setSession({ state: 'out' });
+      }
+    } catch (error) {
+      setSession({ state: 'failed', error });
+    }
+  }, [applyLocale]);
+
+  // A session that ended elsewhere (logout on another device, password change) leads back to the login, whichever
+  // request finds out.
+  const sessionNow = useRef(session);
+  sessionNow.current = session;
+  useEffect(
+    () =>
+      onUnauthenticated(() => {
+        if (sessionNow.current.state !== 'in') return;
+        setSession({ state: 'out' });
+        window.location.hash = href.login;
+      }),
+    [],
+  );
+
+  useEffect(() => void loadMe(), [loadMe]);
+
+  const setMe = useCallback((me: Me) => setSession({ state: 'in', me }), []);
+
+  /** Switches at once; a logged-in user's choice is saved (a failure is announced, the switch stays). */
+  const changeLocale = useCallback(
+    async (next: Locale) => {
+      applyLocale(next);
+      if (session.state !== 'in') return;
+      try {
+        await api.setLocale(next);
+        setSession({ state: 'in', me: { ...session.me, locale: next } });
+      } catch (failure) {
+        announce(errorText(failure));
+      }
+    },
+    [session, applyLocale],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await api.logout();
+    } finally {
+      setSession({ state: 'out' });
+      window.location.hash = href.login;
+    }
+  }, []);
+
+  return { session, locale, applyLocale, loadMe, setMe, changeLocale, logout };
+}

@@ -1,0 +1,168 @@
+/**
+ * Limits are visible and long words never widen a page (issue 8, decision 0084): at 390 px, with a 200-character
+ * word in every text field (typed into each form and submitted, and stored as the longest value the contract
+ * allows), no page is wider than the viewport, in German, English and Polish.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { LIMITS } from '../../src/common/limits.js';
+import { chromiumAvailable, cliInvite, launchBrowser, type RunningServer, startServer } from './support.js';
+
+const word = (length: number) => 'Unbreakable'.repeat(Math.ceil(length / 11)).slice(0, length);
+const WORD = word(200);
+const PASSWORD = 'long words 123';
+/** The longest address the e-mail rule allows without a break: 64 characters, @, a 63-character label. */
+const longEmail = (prefix: string) => `${prefix}${'a'.repeat(64 - prefix.length)}@${'b'.repeat(63)}.example`;
+const ADMIN = longEmail('admin');
+const LOCALES = ['de', 'en', 'pl'] as const;
+
+/** Fills every text input of the page with the long word and submits each form that has one. */
+async function fillAndSubmit(page: Page): Promise<void> {
+  await page.evaluate((text) => {
+    const textual =
+      'input:not([type=number]):not([type=date]):not([type=checkbox]):not([type=radio]):not([readonly]):not([disabled])';
+    for (const form of document.querySelectorAll('form')) {
+      const inputs = [...form.querySelectorAll<HTMLInputElement>(textual)];
+      if (inputs.length === 0) continue;
+      for (const input of inputs) {
+        // Preact listens to `input` events; setting the value through the prototype setter is what typing does.
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, text);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+      form.requestSubmit();
+    }
+  }, WORD);
+  await settle(page);
+}
+
+/** Waits until no form is busy and two frames have been drawn. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => ![...document.querySelectorAll<HTMLButtonElement>('button[type=submit]')].some((button) => button.disabled),
+  );
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+async function assertFits(page: Page, where: string): Promise<void> {
+  await settle(page);
+  const size = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+  if (size.scroll > size.inner)
+    await page.screenshot({
+      path: `test-results/screenshots/too-wide-${where.replace(/\W+/g, '-')}.png`,
+      fullPage: true,
+    });
+  assert.ok(size.scroll <= size.inner, `${where}: the page is ${size.scroll} px wide in a ${size.inner} px viewport`);
+}
+
+async function visit(page: Page, hash: string, heading: string): Promise<void> {
+  await page.evaluate((target) => (window.location.hash = target), hash);
+  await page
+    .locator('main h1')
+    .filter({ hasText: heading ? new RegExp(heading) : /./ })
+    .first()
+    .waitFor();
+}
+
+async function api(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    { method, path, body },
+  );
+}
+
+async function checkLocale(browser: Browser, server: RunningServer, locale: (typeof LOCALES)[number]): Promise<void> {
+  const context = await browser.newContext({ locale, viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const where = (name: string) => `${locale} ${name}`;
+
+  await page.goto(`${server.baseUrl}/`);
+  await page.locator('main h1').waitFor();
+  await fillAndSubmit(page);
+  await assertFits(page, where('login'));
+
+  await visit(page, '#/forgot', '');
+  await fillAndSubmit(page);
+  await assertFits(page, where('forgot password'));
+
+  await page.goto(`${server.baseUrl}/?reset_selector=${WORD}&reset_token=${WORD}`);
+  await page.locator('main h1').waitFor();
+  await fillAndSubmit(page);
+  await assertFits(page, where('reset password'));
+
+  // Registration: first everything too long (the name is refused next to its field), then the longest allowed.
+  const email = locale === 'de' ? ADMIN : longEmail(locale);
+  await page.goto(await cliInvite(server));
+  await page.locator('#email').waitFor();
+  await fillAndSubmit(page);
+  await assertFits(page, where('register refused'));
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(PASSWORD);
+  await page.locator('#name').fill(word(LIMITS.displayNameMax + 1));
+  await page.locator('button[type=submit]').click();
+  await page.locator('#name-error').waitFor();
+  assert.match(
+    await page.locator('#name-counter').innerText(),
+    new RegExp(`${LIMITS.displayNameMax + 1}\\D+${LIMITS.displayNameMax}`),
+  );
+  await page.locator('#name').fill(word(LIMITS.displayNameMax));
+  await page.locator('button[type=submit]').click();
+  await page.locator('nav').waitFor();
+
+  // The longest values the contract allows, stored, so every list shows them.
+  const goal = await api(page, 'POST', '/api/goals', {
+    name: word(LIMITS.goalNameMax),
+    unit: word(LIMITS.goalUnitMax),
+    daily: 1e9 - 0.5,
+  });
+  assert.equal(goal.status, 200);
+  assert.equal((await api(page, 'POST', '/api/invite', { note: word(LIMITS.inviteNoteMax) })).status, 200);
+
+  const pages: Array<[string, string]> = [
+    ['#/goals', 'goals'],
+    [`#/goal/${goal.body.id}`, 'goal'],
+    [`#/goal/${goal.body.id}/edit`, 'edit goal'],
+    ['#/new', 'new goal'],
+    ['#/invites', 'invites'],
+    ['#/settings', 'settings'],
+  ];
+  for (const [hash, name] of pages) {
+    await visit(page, hash, '');
+    await assertFits(page, where(name));
+    await fillAndSubmit(page);
+    await assertFits(page, where(`${name} after submitting long words`));
+  }
+
+  // The administrator's list, in this language: the admin (registered in German) switches language first.
+  if (locale !== 'de') {
+    await api(page, 'POST', '/api/logout', {});
+    assert.equal((await api(page, 'POST', '/api/login', { email: ADMIN, password: PASSWORD })).status, 200);
+    assert.equal((await api(page, 'PATCH', '/api/me', { locale })).status, 200);
+    await page.goto(`${server.baseUrl}/`);
+  }
+  await visit(page, '#/admin', '');
+  await page.locator('.users').waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), locale);
+  await assertFits(page, where('admin users'));
+  await context.close();
+}
+
+test(
+  'no page is wider than a 390 px viewport with 200-character words, in de, en and pl',
+  { timeout: 240_000 },
+  async (t) => {
+    if (!chromiumAvailable(t)) return;
+    const server = await startServer(ADMIN);
+    t.after(() => server.stop());
+    const browser = await launchBrowser();
+    t.after(() => browser.close());
+    for (const locale of LOCALES) await checkLocale(browser, server, locale);
+  },
+);

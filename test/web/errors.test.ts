@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { afterEach, test } from 'node:test';
+import { ApiError } from '../../src/web/api.js';
+import { errorText, FieldProblem, showError } from '../../src/web/errors.js';
+import { setUiLocale } from '../../src/web/i18n/index.js';
+
+afterEach(() => setUiLocale('en'));
+
+const GOAL_FORM = ['name', 'unit', 'daily', 'days', 'start'];
+
+test("the field of a refusal is the server's `field`, never read from the English message", () => {
+  const refusal = new ApiError(
+    400,
+    'invalid_goal',
+    'name must be a finite number (a message that names another field)',
+    null,
+    'daily',
+  );
+  assert.equal(showError(refusal, GOAL_FORM).field, 'daily');
+  const noField = new ApiError(400, 'invalid_goal', 'daily must be a finite number greater than 0');
+  assert.equal(showError(noField, GOAL_FORM).field, null, 'without `field` the message goes above the form');
+  const nested = new ApiError(400, 'invalid_goal', 'x', null, 'sets.2026-01-15[0]');
+  assert.equal(showError(nested, GOAL_FORM).field, null, 'a field the form does not show');
+  assert.equal(
+    showError(new ApiError(400, 'password_too_short', 'x', null, 'password'), ['new_password'], {
+      password: 'new_password',
+    }).field,
+    'new_password',
+  );
+  assert.equal(showError(new FieldProblem('unit', 'invalid_goal'), GOAL_FORM).field, 'unit');
+});
+
+test('the reason is translated by code and field, with the limits of the contract', () => {
+  const daily = new ApiError(400, 'invalid_goal', 'whatever the server wrote', null, 'daily');
+  assert.equal(errorText(daily), 'Enter a daily target greater than 0, at most 1,000,000,000.');
+  assert.equal(
+    errorText(new ApiError(400, 'invalid_goal', 'x', null, 'name')),
+    'The name may have at most 200 characters.',
+  );
+  assert.equal(
+    errorText(new ApiError(400, 'invalid_goal', 'x', null, 'sets')),
+    'Please check this value.',
+    "no text for the pair: the code's",
+  );
+  assert.equal(
+    errorText(new ApiError(400, 'name_too_long', 'x', null, 'name')),
+    'The name is too long (at most 100 characters).',
+  );
+  setUiLocale('de');
+  assert.equal(
+    errorText(new FieldProblem('days', 'invalid_goal')),
+    'Gib eine ganze Zahl von Tagen von 1 bis 3.650 ein.',
+  );
+  setUiLocale('pl');
+  assert.equal(errorText(new FieldProblem('unit', 'invalid_goal')), 'Jednostka może mieć najwyżej 50 znaków.');
+});
