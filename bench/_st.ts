@@ -1,2 +1,0 @@
-import { printStartTimes } from './start-time.js';
-await printStartTimes();
