@@ -17,8 +17,6 @@ import { claimReset, deleteResetBySelector, deleteUserResets, findResetBySelecto
 import { bumpCredentialVersion, findUserByEmail } from './store.js';
 import { checkNewPassword, requireFilled } from './validation.js';
 
-export { RESET_LIFETIME_MS, resetLink } from './reset-link.js';
-
 const mailFailed = () => new HttpError(500, 'mail_failed', 'The mail could not be sent; try again later');
 const resetInvalid = () => badRequest('reset_invalid', 'The reset link is not valid', 'token');
 

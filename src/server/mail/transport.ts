@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
 import type { MailMessage, Mailer } from './mailer.js';
 
 /** How long one SMTP conversation may take before the request answers 500 (issue: within 10 s). */
@@ -56,13 +57,13 @@ export function smtpMailer(smtpUrl: string, from: string, { timeoutMs = SMTP_TIM
 export function outboxMailer(folder: string, log: Logger): Mailer {
   return {
     async send(message: MailMessage) {
-      await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+      makePrivateFolder(folder);
       const file = path.join(
         folder,
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.hrtime.bigint()}.txt`,
       );
       const content = `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`;
-      await fs.writeFile(file, content, { mode: 0o600 });
+      await fs.writeFile(file, content, { mode: PRIVATE_FILE_MODE });
       log.info({ to: message.to, file }, `mail written to the outbox (no SMTP_URL): ${message.subject}`);
     },
     async verify() {},

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
+import { Confirm } from '../components/Confirm.js';
 import { isWithinGoal, localDateKey } from '../../common/progress.js';
 import { api, type Goal } from '../api.js';
 import { Chart } from '../components/Chart.js';
@@ -45,11 +46,7 @@ function GoalDetail({ goal }: { goal: Goal }) {
 function GoalActions({ goal }: { goal: Goal }) {
   const app = useApp();
   const [confirming, setConfirming] = useState(false);
-  const yes = useRef<HTMLButtonElement>(null);
   const deleteButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) yes.current?.focus();
-  }, [confirming]);
   const removal = useSubmit([], async () => {
     await api.deleteGoal(goal.id);
     app.dropGoal(goal.id);
@@ -81,23 +78,14 @@ function GoalActions({ goal }: { goal: Goal }) {
         </button>
       </div>
       {confirming && (
-        <div class="confirm" role="group" aria-labelledby="confirm-text">
-          <p id="confirm-text">{t('goal.deleteConfirm', { name: goal.name })}</p>
-          <div class="inline">
-            <button
-              ref={yes}
-              type="button"
-              class="danger"
-              disabled={removal.busy}
-              onClick={() => void removal.submit()}
-            >
-              {t('goal.deleteYes')}
-            </button>
-            <button type="button" onClick={cancel}>
-              {t('app.cancel')}
-            </button>
-          </div>
-        </div>
+        <Confirm
+          id="confirm-text"
+          question={t('goal.deleteConfirm', { name: goal.name })}
+          yesLabel={t('goal.deleteYes')}
+          busy={removal.busy}
+          onYes={() => void removal.submit()}
+          onCancel={cancel}
+        />
       )}
       <FormMessage error={removal.formError} />
     </section>

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
+import { Confirm } from '../components/Confirm.js';
 import { LIMITS } from '../../common/limits.js';
 import { api, EXPORT_LINKS } from '../api.js';
 import { Field, FormMessage } from '../components/Field.js';
@@ -154,11 +155,7 @@ function DeleteAccount() {
   const app = useApp();
   const [password, setPassword] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const yes = useRef<HTMLButtonElement>(null);
   const deleteButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) yes.current?.focus();
-  }, [confirming]);
   const rename = { password: 'delete_password', old_password: 'delete_password' };
   const ask = useSubmit(
     ['delete_password'],
@@ -216,23 +213,14 @@ function DeleteAccount() {
         {t('settings.delete')}
       </button>
       {confirming && (
-        <div class="confirm" role="group" aria-labelledby="delete-confirm-text">
-          <p id="delete-confirm-text">{t('settings.deleteConfirm', { email: app.me.email })}</p>
-          <div class="inline">
-            <button
-              ref={yes}
-              type="button"
-              class="danger"
-              disabled={removal.busy}
-              onClick={() => void removal.submit()}
-            >
-              {t('settings.deleteYes')}
-            </button>
-            <button type="button" onClick={cancel}>
-              {t('app.cancel')}
-            </button>
-          </div>
-        </div>
+        <Confirm
+          id="delete-confirm-text"
+          question={t('settings.deleteConfirm', { email: app.me.email })}
+          yesLabel={t('settings.deleteYes')}
+          busy={removal.busy}
+          onYes={() => void removal.submit()}
+          onCancel={cancel}
+        />
       )}
     </form>
   );

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { DATABASE_TIMEOUTS } from '../../../src/server/db/open.js';
@@ -38,20 +38,26 @@ async function becomesReady(app: TestApp): Promise<void> {
   assert.fail('/readyz did not answer 200 again');
 }
 
+/** A test app on a fresh PostgreSQL database that it reaches only through a TCP gate the test controls. */
+async function appBehindGate(t: TestContext) {
+  const database = await createTestDatabase('postgres');
+  t.after(() => database.drop());
+  const target = new URL(database.url);
+  const gate = await startTcpGate(target.hostname, Number(target.port || 5432));
+  t.after(() => gate.stop());
+  const gated = new URL(database.url);
+  gated.hostname = '127.0.0.1';
+  gated.port = String(gate.port);
+  const app = await createTestApp({ DATABASE_URL: gated.href, DATA_DIR: database.dataDir });
+  t.after(() => app.close());
+  return { gate, app };
+}
+
 test(
   'PostgreSQL behind a closed and reopened gate: no crash, 503 in time, /readyz 503, recovery without restart',
   { timeout: 60_000 },
   async (t) => {
-    const database = await createTestDatabase('postgres');
-    t.after(() => database.drop());
-    const target = new URL(database.url);
-    const gate = await startTcpGate(target.hostname, Number(target.port || 5432));
-    t.after(() => gate.stop());
-    const gated = new URL(database.url);
-    gated.hostname = '127.0.0.1';
-    gated.port = String(gate.port);
-    const app = await createTestApp({ DATABASE_URL: gated.href, DATA_DIR: database.dataDir });
-    t.after(() => app.close());
+    const { gate, app } = await appBehindGate(t);
 
     const anna = await app.register('anna@example.com');
     const goal = await anna.post('/api/goals', { name: 'Push-ups' });
@@ -92,16 +98,7 @@ test(
   'PostgreSQL going silent mid-query: 503 after the query deadline, and the silent connection is not used again',
   { timeout: 60_000 },
   async (t) => {
-    const database = await createTestDatabase('postgres');
-    t.after(() => database.drop());
-    const target = new URL(database.url);
-    const gate = await startTcpGate(target.hostname, Number(target.port || 5432));
-    t.after(() => gate.stop());
-    const gated = new URL(database.url);
-    gated.hostname = '127.0.0.1';
-    gated.port = String(gate.port);
-    const app = await createTestApp({ DATABASE_URL: gated.href, DATA_DIR: database.dataDir });
-    t.after(() => app.close());
+    const { gate, app } = await appBehindGate(t);
     const anna = await app.register('anna@example.com');
 
     gate.stall();
