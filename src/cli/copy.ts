@@ -23,7 +23,7 @@ export function copyCommand(args: string[]): Work {
     const source = deps.config.database;
     if (JSON.stringify(source) === JSON.stringify(targetConfig))
       throw new Error('the target is the configured database itself');
-    const target = openDatabase(targetConfig);
+    const target = await openDatabase(targetConfig);
     try {
       await migrateToLatest(target.db, target.dialect);
       const tables = await listDataTables(deps.db);

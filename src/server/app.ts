@@ -12,6 +12,7 @@ import { installCsrfGuard } from './http/csrf.js';
 import { frameworkErrorAnswer, installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { installOpenApi } from './http/openapi.js';
+import { AJV_OPTIONS, lazySchemaCompilers } from './http/lazy-schema-compilers.js';
 import { echoRequestId, requestLogOptions } from './http/request-log.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { inviteRoutes } from './invites/routes.js';
@@ -55,17 +56,9 @@ export async function buildApp(
     onConstructorPoisoning: 'error',
     // Malformed URLs are refused before routing; this keeps even that answer in our `{ error, code }` shape.
     frameworkErrors: frameworkErrorAnswer(deps.config.secureCookies),
-    // Types are checked, never coerced: "5" is not a number (spec: no type coercion).
-    // Our schemas are checked by the tests; skipping Ajv's meta-schema check of each one saves a tenth of the start time.
-    ajv: {
-      customOptions: {
-        coerceTypes: false,
-        removeAdditional: false,
-        useDefaults: false,
-        allErrors: false,
-        validateSchema: false,
-      },
-    },
+    // Each route's validators and serializers are compiled on its first use, not at start (decision 0059).
+    schemaController: { compilersFactory: lazySchemaCompilers },
+    ajv: { customOptions: AJV_OPTIONS },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);

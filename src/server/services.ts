@@ -33,7 +33,7 @@ export interface Services {
 export async function openServices(config: Config, options: ServiceOptions): Promise<Services> {
   makePrivateFolder(config.dataDir);
   const applied = await migrate(config);
-  const database = openDatabase(config.database, {
+  const database = await openDatabase(config.database, {
     onConnectionError: (error) =>
       options.log.warn({ err: error }, 'database connection lost; reconnecting when needed'),
   });
@@ -57,7 +57,7 @@ export async function openServices(config: Config, options: ServiceOptions): Pro
 
 /** Migrations run on a handle of their own without the request deadlines (see `migrateToLatest`). */
 async function migrate(config: Config): Promise<string[]> {
-  const database = openDatabase(config.database, { patient: true });
+  const database = await openDatabase(config.database, { patient: true });
   try {
     return await migrateToLatest(database.db, database.dialect);
   } finally {

@@ -19,7 +19,7 @@ test(
     const app = await createTestApp();
     await app.register('anna@example.com');
     // A second process: its own connection to the same database, its own scheduler.
-    const second = openDatabase(app.deps.config.database);
+    const second = await openDatabase(app.deps.config.database);
     t.after(async () => {
       await second.close();
       await app.close();

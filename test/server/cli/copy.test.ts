@@ -18,7 +18,7 @@ const envOf = (databaseUrl: string, dataDir: string) => ({
 
 /** Every row of every table, in a stable order. */
 async function dump(url: string): Promise<Record<string, unknown[]>> {
-  const handle = openDatabase(parseDatabaseUrl(url));
+  const handle = await openDatabase(parseDatabaseUrl(url));
   try {
     const tables: Record<string, unknown[]> = {};
     for (const table of await listDataTables(handle.db)) tables[table.name] = await readRows(handle.db, table);

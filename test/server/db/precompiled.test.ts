@@ -13,7 +13,7 @@ let database: DatabaseHandle;
 let ids: { anna: number; ben: number };
 before(async () => {
   testDb = await createTestDatabase();
-  database = openDatabase(parseDatabaseUrl(testDb.url));
+  database = await openDatabase(parseDatabaseUrl(testDb.url));
   await migrateToLatest(database.db, database.dialect);
   const insert = (email: string) =>
     database.db

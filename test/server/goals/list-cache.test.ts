@@ -38,7 +38,7 @@ let secondDatabase: DatabaseHandle;
 let secondApp: FastifyInstance;
 before(async () => {
   steady = await createTestApp();
-  secondDatabase = openDatabase(steady.deps.config.database);
+  secondDatabase = await openDatabase(steady.deps.config.database);
   secondApp = await buildApp({ ...steady.deps, db: secondDatabase.db });
 });
 after(async () => {

@@ -59,8 +59,8 @@ test(
     const database = await createTestDatabase('postgres');
     t.after(() => database.drop());
     const other = new pg.Client({ connectionString: database.url });
-    const ordinary = openDatabase(parseDatabaseUrl(database.url));
-    const patient = openDatabase(parseDatabaseUrl(database.url), { patient: true });
+    const ordinary = await openDatabase(parseDatabaseUrl(database.url));
+    const patient = await openDatabase(parseDatabaseUrl(database.url), { patient: true });
     await other.connect();
     try {
       // Another process is migrating (holds the lock) for longer than a request may wait for a statement.

@@ -114,7 +114,7 @@ test(
     assert.ok(server.lines().some((line) => line.msg === 'stopped'));
 
     // Every acknowledged write is in the database.
-    const handle = openDatabase(parseDatabaseUrl(database.url));
+    const handle = await openDatabase(parseDatabaseUrl(database.url));
     try {
       const stored = await handle.db.selectFrom('goals').select(['id', 'name']).orderBy('id').execute();
       assert.deepEqual(stored.map((goal) => String(goal.id)).sort(), [...ids].sort());
