@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { GOAL_LIMITS, type GoalSets } from '../../common/goal.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
-import { amountChars, checkSetsSize, type SetsSize } from './serialize.js';
+import { amountChars, checkSetsSize, EMPTY_DATE_CHARS, type SetsSize } from './serialize.js';
 import { bumpGoalsVersion } from './version-store.js';
 
 /*
@@ -222,7 +222,11 @@ export async function logEntry(
     if (amounts.length >= GOAL_LIMITS.amountsPerDateMax) {
       throw badRequest('too_many_amounts', `a date may hold at most ${GOAL_LIMITS.amountsPerDateMax} amounts`);
     }
-    const grown = { dates: size.dates + (newDate ? 1 : 0), amountChars: size.amountChars + amountChars(amount) };
+    const marker = rows.find((row) => row.amount === null);
+    const grown = {
+      dates: size.dates + (newDate ? 1 : 0),
+      amountChars: size.amountChars + amountChars(amount) - (marker ? EMPTY_DATE_CHARS : 0),
+    };
     checkSetsSize(grown);
 
     // The unique (user_id, entry_id) index settles a race with a log of the same entry_id to ANOTHER goal (this
@@ -238,7 +242,6 @@ export async function logEntry(
       if (after) return after;
       throw entryIdConflict();
     }
-    const marker = rows.find((row) => row.amount === null);
     if (marker) await trx.deleteFrom('goal_entries').where('id', '=', marker.id).execute();
     await finishEdit(trx, userId, goalId, grown, now);
     return [...amounts, amount];

@@ -19,17 +19,21 @@ export interface EntryRow {
  * text for every finite number.
  */
 
-/** What a goal's `sets` count towards its size cap: dates and, per amount, its JSON length plus one separator. */
+/**
+ * What a goal's `sets` count towards its size cap: dates and, per amount, its JSON length plus one separator (a
+ * date kept as `[]` counts 1 instead: it has no amount, but no comma is saved either).
+ */
 export interface SetsSize {
   dates: number;
   amountChars: number;
 }
 
 export const amountChars = (amount: number): number => String(amount).length + 1;
+export const EMPTY_DATE_CHARS = 1;
 
 /**
- * The length of `sets` as the goal list writes it: `{`, per date `"YYYY-MM-DD":[` and `]` (15 characters), the
- * commas between dates and amounts, `}`. Kept as two counters on the goal row, so a logging checks the cap
+ * The length of `sets` as the goal list writes it: `{`, per date `"YYYY-MM-DD":[` and `]` (15 characters) and a
+ * comma, per amount its text and a comma, less the last comma of each list, plus `}`. Kept as two counters on the goal row, so a logging checks the cap
  * without reading the goal's other dates.
  */
 export function setsJsonBytes(size: SetsSize): number {
@@ -45,7 +49,10 @@ export function checkSetsSize(size: SetsSize): void {
 
 export function setsSize(sets: GoalSets): SetsSize {
   let chars = 0;
-  for (const amounts of Object.values(sets)) for (const amount of amounts) chars += amountChars(amount);
+  for (const amounts of Object.values(sets)) {
+    if (amounts.length === 0) chars += EMPTY_DATE_CHARS;
+    for (const amount of amounts) chars += amountChars(amount);
+  }
   return { dates: Object.keys(sets).length, amountChars: chars };
 }
 

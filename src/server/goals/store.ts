@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { GOAL_LIMITS, type GoalSets } from '../../common/goal.js';
+import { GOAL_LIMITS } from '../../common/goal.js';
 import { badRequest } from '../http/errors.js';
 import type { Database } from '../db/schema.js';
 import { checkSetsSize, type EntryRow, type GoalRecord, setsSize } from './serialize.js';

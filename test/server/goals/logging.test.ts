@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { addDays } from '../../../src/common/progress.js';
 import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
+import { setsJsonBytes } from '../../../src/server/goals/serialize.js';
 import { secondServer } from './fixtures/second-server.js';
 
 let steady: TestApp;
@@ -268,4 +269,38 @@ test('two server processes on one database log 200 amounts each at the same time
     amounts.reduce((total, amount) => total + amount, 0),
     (200 * 201) / 2 + 200 * 1000 + (199 * 200) / 2 + 100,
   );
+});
+
+test("the goal's size counters follow every edit exactly: the cap sees the length GET /api/goals writes", async () => {
+  const anna = await newUser();
+  const goal = await createGoal(anna, { sets: { '2026-01-01': [], '2026-01-02': [1.25, -3] } });
+  const edits: Array<() => Promise<unknown>> = [
+    () => log(anna, goal.id, '2026-01-01', 12345.678),
+    () => log(anna, goal.id, '2026-01-03', 1e-7),
+    () => log(anna, goal.id, '2026-01-03', 2),
+    () => undo(anna, goal.id, '2026-01-03', 1e-7),
+    () => undo(anna, goal.id, '2026-01-03', 2),
+    () =>
+      anna.patch(`/api/goals/${goal.id}`, {
+        sets: { '2026-01-05': [], '2026-01-02': [1.25, 7, -3], '2026-01-09': [0.5] },
+      }),
+    () => log(anna, goal.id, '2026-01-05', 100),
+    () => undo(anna, goal.id, '2026-01-02', 7),
+    () => anna.patch(`/api/goals/${goal.id}`, { sets: {} }),
+    () => log(anna, goal.id, '2026-01-05', 3),
+  ];
+  for (const [step, edit] of [[-1, async () => {}] as const, ...edits.entries()]) {
+    await edit();
+    const listed = await setsOf(anna, goal.id);
+    const row = await steady.deps.db
+      .selectFrom('goals')
+      .select(['sets_dates', 'sets_amount_chars'])
+      .where('id', '=', Number(goal.id))
+      .executeTakeFirstOrThrow();
+    assert.equal(
+      setsJsonBytes({ dates: row.sets_dates, amountChars: row.sets_amount_chars }),
+      JSON.stringify(listed).length,
+      `after edit ${step}: ${JSON.stringify(listed)}`,
+    );
+  }
 });

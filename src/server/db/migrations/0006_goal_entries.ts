@@ -6,7 +6,7 @@ import { addIdColumn, type DialectName, floatType, timestampType } from '../dial
  * rewriting the goal's whole `sets` (docs/decisions/0090-goal-entries.md). Existing amounts keep their order: they
  * are inserted date by date in their stored order, and ids only grow. A date stored with no amounts (`[]`) becomes
  * a row with a null amount. The goal keeps two counters from which its `sets` size cap is checked without reading
- * its entries. Then `sets_json` is dropped.
+ * its entries (the formula is goals/serialize.ts's `setsJsonBytes`, as of this migration). Then `sets_json` is dropped.
  */
 export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   const ts = timestampType(dialect);
@@ -70,7 +70,10 @@ async function convertGoal(
   const dates = Object.keys(sets).sort();
   for (const date of dates) {
     const amounts = sets[date]!;
-    if (amounts.length === 0) rows.push({ user_id: goal.user_id, goal_id: goal.id, date, amount: null, created_at: createdAt });
+    if (amounts.length === 0) {
+      rows.push({ user_id: goal.user_id, goal_id: goal.id, date, amount: null, created_at: createdAt });
+      amountChars += 1;
+    }
     for (const amount of amounts) {
       rows.push({ user_id: goal.user_id, goal_id: goal.id, date, amount, created_at: createdAt });
       amountChars += JSON.stringify(amount).length + 1;
