@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { GOAL_LIMITS, type GoalSets } from '../../common/goal.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
-import { amountChars, checkSetsSize, EMPTY_DATE_CHARS, type SetsSize } from './serialize.js';
+import { amountChars, EMPTY_DATE_CHARS, type SetsSize, setsSizeRefusal } from './serialize.js';
 import { bumpGoalsVersion } from './version-store.js';
 
 /*
@@ -179,6 +179,17 @@ async function entryById(trx: Db, userId: number, entryId: string) {
     .executeTakeFirst();
 }
 
+/** The cap a logging would break, checked in this order; null when it fits. */
+function capRefusal(size: SetsSize, newDate: boolean, amountsOnDate: number, grown: SetsSize) {
+  if (newDate && size.dates >= GOAL_LIMITS.setsDatesMax) {
+    return badRequest('too_many_dates', `a goal may hold amounts on at most ${GOAL_LIMITS.setsDatesMax} dates`);
+  }
+  if (amountsOnDate >= GOAL_LIMITS.amountsPerDateMax) {
+    return badRequest('too_many_amounts', `a date may hold at most ${GOAL_LIMITS.amountsPerDateMax} amounts`);
+  }
+  return setsSizeRefusal(grown);
+}
+
 const entryIdConflict = () =>
   conflict('entry_id_conflict', 'entry_id was already used for another goal, date or amount', 'entry_id');
 
@@ -204,33 +215,33 @@ export async function logEntry(
   return db.transaction().execute(async (trx) => {
     const size = await lockGoal(trx, userId, goalId);
     if (!size) return undefined;
-    const replayed = async (): Promise<number[] | null> => {
-      const known = entryId === undefined ? undefined : await entryById(trx, userId, entryId);
-      if (!known) return null;
-      if (known.goal_id !== goalId || known.date !== date || known.amount !== amount) throw entryIdConflict();
-      return amountsOf(await dateRows(trx, goalId, date));
-    };
-    const replay = await replayed();
-    if (replay) return replay;
-
     const rows = await dateRows(trx, goalId, date);
     const amounts = amountsOf(rows);
-    const newDate = rows.length === 0;
-    if (newDate && size.dates >= GOAL_LIMITS.setsDatesMax) {
-      throw badRequest('too_many_dates', `a goal may hold amounts on at most ${GOAL_LIMITS.setsDatesMax} dates`);
-    }
-    if (amounts.length >= GOAL_LIMITS.amountsPerDateMax) {
-      throw badRequest('too_many_amounts', `a date may hold at most ${GOAL_LIMITS.amountsPerDateMax} amounts`);
-    }
+    // A known entry_id: the date's amounts as they are (read under the lock) for a replay, else 409. Looked up only
+    // when needed, so a new logging costs no extra round trip.
+    const replay = async (): Promise<number[] | undefined> => {
+      const known = entryId === undefined ? undefined : await entryById(trx, userId, entryId);
+      if (!known) return undefined;
+      if (known.goal_id !== goalId || known.date !== date || known.amount !== amount) throw entryIdConflict();
+      return amounts;
+    };
+
     const marker = rows.find((row) => row.amount === null);
     const grown = {
-      dates: size.dates + (newDate ? 1 : 0),
+      dates: size.dates + (rows.length === 0 ? 1 : 0),
       amountChars: size.amountChars + amountChars(amount) - (marker ? EMPTY_DATE_CHARS : 0),
     };
-    checkSetsSize(grown);
+    const refusal = capRefusal(size, rows.length === 0, amounts.length, grown);
+    if (refusal) {
+      // A replay is answered even on a full date or goal.
+      const replayed = await replay();
+      if (replayed) return replayed;
+      throw refusal;
+    }
 
-    // The unique (user_id, entry_id) index settles a race with a log of the same entry_id to ANOTHER goal (this
-    // goal's are serialised by the lock): the loser inserts nothing, then finds the winner's row and answers 409.
+    // A known entry_id makes the unique (user_id, entry_id) index refuse the row: nothing is inserted (also when a
+    // log of the same id to another goal is committing at this moment: PostgreSQL waits for it), and the known
+    // row decides between replay and 409.
     const insertedRow = await trx
       .insertInto('goal_entries')
       .values({ user_id: userId, goal_id: goalId, date, amount, entry_id: entryId ?? null, created_at: now })
@@ -238,8 +249,8 @@ export async function logEntry(
       .returning('id')
       .executeTakeFirst();
     if (!insertedRow) {
-      const after = await replayed();
-      if (after) return after;
+      const replayed = await replay();
+      if (replayed) return replayed;
       throw entryIdConflict();
     }
     if (marker) await trx.deleteFrom('goal_entries').where('id', '=', marker.id).execute();

@@ -1,5 +1,5 @@
 import { GOAL_LIMITS, type GoalSets } from '../../common/goal.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest, type HttpError } from '../http/errors.js';
 import type { GoalRow } from '../db/schema.js';
 
 /** The goal row's columns a Goal answer is made of (its `sets` come from `goal_entries`). */
@@ -41,10 +41,15 @@ export function setsJsonBytes(size: SetsSize): number {
 }
 
 /** 400 `goal_too_large` when `sets` of this size would be above the cap (the same 128 KiB as before 0006). */
+export function setsSizeRefusal(size: SetsSize): HttpError | null {
+  return setsJsonBytes(size) > GOAL_LIMITS.setsJsonMaxBytes
+    ? badRequest('goal_too_large', `a goal's sets may take at most ${GOAL_LIMITS.setsJsonMaxBytes} bytes stored`)
+    : null;
+}
+
 export function checkSetsSize(size: SetsSize): void {
-  if (setsJsonBytes(size) > GOAL_LIMITS.setsJsonMaxBytes) {
-    throw badRequest('goal_too_large', `a goal's sets may take at most ${GOAL_LIMITS.setsJsonMaxBytes} bytes stored`);
-  }
+  const refusal = setsSizeRefusal(size);
+  if (refusal) throw refusal;
 }
 
 export function setsSize(sets: GoalSets): SetsSize {

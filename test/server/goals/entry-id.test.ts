@@ -49,6 +49,21 @@ test('a replayed entry_id adds nothing and answers the date as it is now', async
   assert.equal(await rowsWithEntryId('e-1'), 1);
 });
 
+test('a replay is answered before the caps: replaying the logging that filled a date is 200, not 400', async () => {
+  const anna = await newUser();
+  const goal = await createGoal(anna, { sets: { '2026-01-15': Array(999).fill(1) } });
+  const filling = await log(anna, goal.id, '2026-01-15', { amount: 2, entry_id: 'the-1000th' });
+  assert.equal(filling.body.amounts.length, 1000);
+  const replay = await log(anna, goal.id, '2026-01-15', { amount: 2, entry_id: 'the-1000th' });
+  assert.equal(replay.status, 200);
+  assert.equal(replay.body.amounts.length, 1000);
+  const fresh = await log(anna, goal.id, '2026-01-15', { amount: 2, entry_id: 'the-1001st' });
+  assert.equal(fresh.status, 400);
+  assert.equal(fresh.body.code, 'too_many_amounts');
+  assert.equal((await log(anna, goal.id, '2026-01-15', { amount: 3, entry_id: 'the-1000th' })).status, 409);
+  assert.equal(await rowsWithEntryId('the-1001st'), 0);
+});
+
 test('ten copies of one entry_id at the same moment, from two server processes: exactly one entry', async () => {
   await steady.register('parallel@example.com');
   const phone = steady.client();
