@@ -21,7 +21,7 @@ const ORIGIN = 'http://127.0.0.1';
 const GOAL_DATES = [30, 3650] as const;
 /** The dates the load cycles over: the most recent ones of each goal. */
 const LOGGED_DATES = 30;
-const STARTUP_TIMEOUT_MS = 30_000;
+const STARTUP_TIMEOUT_MS = 120_000;
 
 export type Engine = 'sqlite' | 'postgres';
 
