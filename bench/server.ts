@@ -10,7 +10,8 @@ import { buildApp } from '../src/server/app.js';
 import { systemClock } from '../src/server/clock.js';
 import { loadConfig } from '../src/server/config.js';
 import { goalListJson } from '../src/server/goals/serialize.js';
-import { listGoals } from '../src/server/goals/store.js';
+import { listEntries, listGoals } from '../src/server/goals/store.js';
+import { listGoalsForExport } from '../src/server/data/store.js';
 import { createInvite } from '../src/server/invites/service.js';
 import { openServices } from '../src/server/services.js';
 
@@ -35,20 +36,26 @@ const services = await openServices(config, {
 const { deps } = services;
 const app = await buildApp(deps);
 
-// The approach the real route avoids, for comparison: parse every goal's sets and let Fastify stringify it all.
+// The approach the real route avoids, for comparison: build every goal's sets as objects and let Fastify
+// stringify it all.
 app.get('/api/bench/naive-goals', async (request) => {
-  const goals = await listGoals(deps.db, request.user!.id);
-  return goals.map(({ sets_json, ...goal }) => ({
-    ...goal,
+  const goals = await listGoalsForExport(deps.db, request.user!.id);
+  return goals.map((goal) => ({
     id: String(goal.id),
-    sets: JSON.parse(sets_json) as unknown,
+    name: goal.name,
+    unit: goal.unit,
+    daily: goal.daily,
+    days: goal.days,
+    start: goal.start,
+    sets: goal.sets,
   }));
 });
 
 // The real serialisation without the cache: what the first list after each change costs.
 app.get('/api/bench/uncached-goals', async (request, reply) => {
-  const goals = await listGoals(deps.db, request.user!.id);
-  return reply.type('application/json; charset=utf-8').send(goalListJson(goals));
+  const userId = request.user!.id;
+  const goals = await listGoals(deps.db, userId);
+  return reply.type('application/json; charset=utf-8').send(goalListJson(goals, await listEntries(deps.db, userId)));
 });
 
 const cookie = await seedUser();

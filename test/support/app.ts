@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/server/config.js';
 import type { AppDeps } from '../../src/server/deps.js';
 import { createInvite } from '../../src/server/invites/service.js';
 import { openServices } from '../../src/server/services.js';
-import { createTestDatabase } from './database.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
 import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.js';
 import { TestClient } from './client.js';
 
@@ -35,6 +35,8 @@ export interface TestAppOptions {
   log?: Logger;
   /** buildApp's options, e.g. a short slow-client timeout. */
   build?: BuildOptions;
+  /** A database prepared by the test (e.g. at an older migration); dropped on close like a fresh one. */
+  database?: TestDatabase;
 }
 
 /**
@@ -43,7 +45,7 @@ export interface TestAppOptions {
  * an operator would set them; `options.log` makes the app log there (as main.ts's logger does).
  */
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const testDb = await createTestDatabase();
+  const testDb = options.database ?? (await createTestDatabase());
   const smtp = await startSmtpReceiver();
   const config = loadConfig({
     DATABASE_URL: testDb.url,

@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'too_many_amounts',
   'too_many_goals',
   'goal_too_large',
+  'invalid_entry_id',
   'invalid_import',
   // Accounts, invites, resets
   'invalid_credentials',
@@ -46,6 +47,8 @@ export const ERROR_CODES = [
   'goal_not_found',
   'amount_not_found',
   'invite_not_found',
+  // Conflicts
+  'entry_id_conflict',
   // Server side
   'mail_failed',
   'database_unavailable',

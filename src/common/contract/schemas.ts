@@ -115,9 +115,22 @@ export const LogParams = Type.Object({
   // Checked by hand, so a bad date is `invalid_date` (docs/api-logging.md), not Ajv's `invalid_input`.
   date: Type.String({ description: 'calendar date YYYY-MM-DD' }),
 });
+const EntryId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9_-]+$',
+  description:
+    "the client's id of this logging, unique per user: a replay is answered without adding (docs/api-logging.md)",
+});
 export const LogBody = Type.Object({
   amount: Type.Number({ description: `not 0, from -${GOAL_LIMITS.amountAbsMax} to ${GOAL_LIMITS.amountAbsMax}` }),
+  entry_id: Type.Optional(EntryId),
 });
+/** Undo: `{ amount }` removes the last logging of that amount, `{ entry_id }` exactly that entry. */
+export const RemoveBody = Type.Union([
+  Type.Object({ amount: LogBody.properties.amount }),
+  Type.Object({ entry_id: EntryId, amount: Type.Optional(LogBody.properties.amount) }),
+]);
 export const LogAnswer = Type.Object(
   { ok: Type.Literal(true), date: Type.String(), amounts: Type.Array(Type.Number()) },
   { additionalProperties: false },

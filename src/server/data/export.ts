@@ -1,4 +1,3 @@
-import type { GoalSets } from '../../common/goal.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportDocument } from '../../common/contract/export-format.js';
 import type { listGoalsForExport } from './store.js';
 
@@ -30,7 +29,7 @@ export function exportDocument(account: ExportAccount, goals: StoredGoal[], now:
       daily: goal.daily,
       days: goal.days,
       start: goal.start,
-      sets: JSON.parse(goal.sets_json) as GoalSets,
+      sets: goal.sets,
       created_at: iso(goal.created_at),
       updated_at: iso(goal.updated_at),
     })),
@@ -52,7 +51,7 @@ export const CSV_HEADER = ['goal_id', 'goal', 'unit', 'date', 'amount'];
 export function exportCsv(goals: StoredGoal[]): string {
   const lines = [CSV_HEADER.join(',')];
   for (const goal of goals) {
-    const sets = JSON.parse(goal.sets_json) as GoalSets;
+    const { sets } = goal;
     for (const date of Object.keys(sets).sort()) {
       for (const amount of sets[date]!) {
         lines.push([String(goal.id), csvText(goal.name), csvText(goal.unit), date, String(amount)].join(','));

@@ -2,19 +2,23 @@ import type { Kysely } from 'kysely';
 import { bumpCredentialVersion } from '../accounts/store.js';
 import { isUserClientBucket, PER_CLIENT_AND_EMAIL_PREFIX, userThrottleKeys } from '../auth/throttle.js';
 import type { Database } from '../db/schema.js';
+import { setsByGoal } from '../goals/serialize.js';
+import { listEntries } from '../goals/store.js';
 
-/** The caller's goals with everything stored about them, oldest first. */
+/** The caller's goals with everything stored about them, oldest first, each with its `sets`. */
 export async function listGoalsForExport(db: Kysely<Database>, userId: number) {
-  return db
+  const goals = await db
     .selectFrom('goals')
-    .select(['id', 'name', 'unit', 'daily', 'days', 'start', 'sets_json', 'created_at', 'updated_at'])
+    .select(['id', 'name', 'unit', 'daily', 'days', 'start', 'created_at', 'updated_at'])
     .where('user_id', '=', userId)
     .orderBy('id')
     .execute();
+  const sets = setsByGoal(await listEntries(db, userId));
+  return goals.map((goal) => ({ ...goal, sets: sets.get(goal.id) ?? {} }));
 }
 
 /**
- * Removes every row that belongs to the user, in one transaction: goals, logins, reset links, the invites they
+ * Removes every row that belongs to the user, in one transaction: goals and their entries (tombstones too), logins, reset links, the invites they
  * made (pending or not), the throttle buckets named after them and the user row. Invites they registered with stay
  * in their creators' lists as used, with `used_by` emptied (decision 0072). The deletes are spelled out rather than
  * left to ON DELETE CASCADE, so the result does not depend on SQLite's foreign_keys pragma.
@@ -34,6 +38,7 @@ export async function deleteUserEverywhere(db: Kysely<Database>, user: { id: num
       ...userThrottleKeys(user, sessionIds),
       ...clientBuckets.map((row) => row.key).filter((key) => isUserClientBucket(key, user.email)),
     ];
+    await trx.deleteFrom('goal_entries').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('goals').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('remember_tokens').where('user_id', '=', user.id).execute();

@@ -15,7 +15,14 @@ export interface DataTable {
   hasId: boolean;
 }
 
-/** Every table with data, `users` first: the others refer to it (and to nothing else). */
+/** Tables other tables refer to, in the order they must be filled: `goal_entries` refers to `goals`. */
+const PARENTS_FIRST = ['users', 'goals'];
+const fillOrder = (name: string) => {
+  const index = PARENTS_FIRST.indexOf(name);
+  return index === -1 ? PARENTS_FIRST.length : index;
+};
+
+/** Every table with data, each after the tables it refers to (`users`, then `goals`, then the rest by name). */
 export async function listDataTables(db: AnyDb): Promise<DataTable[]> {
   const tables = (await db.introspection.getTables())
     .filter((table) => !table.name.startsWith('kysely_'))
@@ -24,7 +31,7 @@ export async function listDataTables(db: AnyDb): Promise<DataTable[]> {
       columns: table.columns.map((column) => column.name),
       hasId: table.columns.some((column) => column.name === 'id'),
     }));
-  return tables.sort((a, b) => (a.name === 'users' ? -1 : b.name === 'users' ? 1 : a.name.localeCompare(b.name)));
+  return tables.sort((a, b) => fillOrder(a.name) - fillOrder(b.name) || a.name.localeCompare(b.name));
 }
 
 export async function countRows(db: AnyDb, table: string): Promise<number> {

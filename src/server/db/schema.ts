@@ -12,6 +12,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   throttle_buckets: ThrottleBucketsTable;
   goals: GoalsTable;
+  goal_entries: GoalEntriesTable;
   backup_runs: BackupRunsTable;
   server_state: ServerStateTable;
 }
@@ -92,10 +93,30 @@ export interface GoalsTable {
   days: number;
   /** Wall-clock `YYYY-MM-DD HH:MM:SS`, as the user gave it. */
   start: string;
-  /** The `sets` object as canonical JSON text (see docs/decisions on goal storage). */
-  sets_json: string;
+  /** Dates the goal's `sets` holds (with amounts, or `[]`): with the next, its size cap is checked without reading. */
+  sets_dates: Generated<number>;
+  /** Sum over the live amounts of (length of the amount as JSON + 1): see `setsJsonBytes` (goals/serialize.ts). */
+  sets_amount_chars: Generated<number>;
   created_at: number;
   updated_at: number;
+}
+
+/**
+ * One logged amount (migration 0006, docs/decisions/0090-goal-entries.md). Amounts of a date are in id order.
+ * `amount` null marks a date kept with no amounts (`"2026-01-15": []`); such a row exists only while its date has
+ * no amounts. `removed_at` set: a removed entry kept as a tombstone so its `entry_id` stays known (decision 0092).
+ */
+export interface GoalEntriesTable {
+  id: Generated<number>;
+  user_id: number;
+  goal_id: number;
+  /** `YYYY-MM-DD`, the user's local date as the client sent it. */
+  date: string;
+  amount: number | null;
+  /** The client's id of this logging (1–64 of A-Z a-z 0-9 _ -), unique per user; null when none was given. */
+  entry_id: string | null;
+  removed_at: number | null;
+  created_at: number;
 }
 
 /** A scheduled backup day claimed by one server process (migration 0005). */

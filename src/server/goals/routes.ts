@@ -6,12 +6,20 @@ import { GOAL_BODY_LIMIT_BYTES } from '../http/body-limits.js';
 import { notFound } from '../http/errors.js';
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
-import { goalJson, goalListJson } from './serialize.js';
-import { appendAmount, removeLastAmount } from './sets.js';
+import { goalJson, goalListJson, setsJson } from './serialize.js';
 import { serverTimeZone } from './start.js';
 import { GoalListCache } from './list-cache.js';
-import { deleteGoal, editGoalSets, goalsVersion, insertGoal, listGoals, updateGoal } from './store.js';
-import { checkedGoalChanges, checkedLogAmount, checkedLogDate, checkedNewGoal, parseGoalId } from './validation.js';
+import { logEntry, removeEntry } from './entries-store.js';
+import { deleteGoal, insertGoal, listEntries, listGoals, updateGoal } from './store.js';
+import { goalsVersion } from './version-store.js';
+import {
+  checkedEntryId,
+  checkedGoalChanges,
+  checkedLogAmount,
+  checkedLogDate,
+  checkedNewGoal,
+  parseGoalId,
+} from './validation.js';
 
 /*
  * The bodies are any JSON object (contract: AnyObject): the goal fields are checked by `validation.ts`, which
@@ -29,7 +37,8 @@ export const goalRoutes =
     const { db, clock } = deps;
     const timeZone = serverTimeZone();
 
-    // The answer is built as text around the stored sets JSON (decision 0033); Fastify sends a Buffer as it is,
+    // The answer is built as text from the goal rows and one ordered read of their entries (decisions 0033,
+    // 0090); Fastify sends a Buffer as it is,
     // so the contract's response schema documents it without a serialisation step (a test checks the bytes).
     const listCache = new GoalListCache();
     app.get(ROUTES.listGoals.url, fromContract('listGoals'), async (request, reply) => {
@@ -37,7 +46,8 @@ export const goalRoutes =
       const version = await goalsVersion(db, userId);
       let body = listCache.get(userId, version);
       if (!body) {
-        body = Buffer.from(goalListJson(await listGoals(db, userId)));
+        const goals = await listGoals(db, userId);
+        body = Buffer.from(goalListJson(goals, await listEntries(db, userId)));
         listCache.set(userId, version, body);
       }
       return sendJsonText(reply, body);
@@ -49,8 +59,9 @@ export const goalRoutes =
       async (request, reply) => {
         const user = currentUser(request);
         const now = clock.now();
-        const goal = await insertGoal(db, user.id, checkedNewGoal(request.body, now, timeZone), now);
-        return sendJsonText(reply, goalJson(goal));
+        const checked = checkedNewGoal(request.body, now, timeZone);
+        const goal = await insertGoal(db, user.id, checked, now);
+        return sendJsonText(reply, goalJson(goal, setsJson(checked.sets)));
       },
     );
 
@@ -73,20 +84,35 @@ export const goalRoutes =
       return { ok: true as const };
     });
 
-    const logRoute = (name: 'logAmount' | 'removeAmount', edit: typeof appendAmount) =>
-      app.post(ROUTES[name].url, fromContract(name), async (request) => {
-        const user = currentUser(request);
-        const goalId = parseGoalId(request.params.id);
-        if (goalId === null) throw goalNotFound();
-        const date = checkedLogDate(request.params.date);
-        const amount = checkedLogAmount(request.body.amount);
-        const edited = await editGoalSets(db, user.id, goalId, clock.now(), (sets) => edit(sets, date, amount));
-        if (!edited) throw goalNotFound();
-        return { ok: true as const, date, amounts: edited.result };
-      });
+    // Refusal order (docs/api-logging.md): a non-numeric id, the date, the body, then whether the goal exists.
+    app.post(ROUTES.logAmount.url, fromContract('logAmount'), async (request) => {
+      const user = currentUser(request);
+      const goalId = parseGoalId(request.params.id);
+      if (goalId === null) throw goalNotFound();
+      const date = checkedLogDate(request.params.date);
+      const amount = checkedLogAmount(request.body.amount);
+      const entryId = request.body.entry_id === undefined ? undefined : checkedEntryId(request.body.entry_id);
+      const amounts = await logEntry(db, user.id, goalId, { date, amount, entryId }, clock.now());
+      if (!amounts) throw goalNotFound();
+      return { ok: true as const, date, amounts };
+    });
 
-    logRoute('logAmount', appendAmount);
-    logRoute('removeAmount', removeLastAmount);
+    app.post(ROUTES.removeAmount.url, fromContract('removeAmount'), async (request) => {
+      const user = currentUser(request);
+      const goalId = parseGoalId(request.params.id);
+      if (goalId === null) throw goalNotFound();
+      const date = checkedLogDate(request.params.date);
+      const { body } = request;
+      // With an entry_id, that entry is removed; an amount sent along must still be valid but is not used.
+      if (body.entry_id !== undefined && body.amount !== undefined) checkedLogAmount(body.amount);
+      const removal =
+        body.entry_id === undefined
+          ? { date, amount: checkedLogAmount(body.amount) }
+          : { date, entryId: checkedEntryId(body.entry_id) };
+      const amounts = await removeEntry(db, user.id, goalId, removal, clock.now());
+      if (!amounts) throw goalNotFound();
+      return { ok: true as const, date, amounts };
+    });
   };
 
 /**

@@ -1,38 +1,120 @@
 import { GOAL_LIMITS, type GoalSets } from '../../common/goal.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest, type HttpError } from '../http/errors.js';
 import type { GoalRow } from '../db/schema.js';
 
-/** The columns a Goal answer is made of. */
-export type GoalRecord = Pick<GoalRow, 'id' | 'name' | 'unit' | 'daily' | 'days' | 'start' | 'sets_json'>;
+/** The goal row's columns a Goal answer is made of (its `sets` come from `goal_entries`). */
+export type GoalRecord = Pick<GoalRow, 'id' | 'name' | 'unit' | 'daily' | 'days' | 'start'>;
 
-/**
- * `sets` as stored: JSON with its dates in ascending order, no white space. The stored text is exactly what a
- * response carries, so reading never parses it (docs/decisions/0033-goal-list-hot-path.md). Every write of
- * `sets_json` comes through here, so this is where its size cap holds: 400 `goal_too_large` above it.
- */
-export function canonicalSetsJson(sets: GoalSets): string {
-  const ordered: GoalSets = {};
-  for (const date of Object.keys(sets).sort()) ordered[date] = sets[date]!;
-  const json = JSON.stringify(ordered);
-  // Dates and numbers are ASCII, so characters are bytes.
-  if (json.length > GOAL_LIMITS.setsJsonMaxBytes) {
-    throw badRequest('goal_too_large', `a goal's sets may take at most ${GOAL_LIMITS.setsJsonMaxBytes} bytes stored`);
-  }
-  return json;
+/** One live row of `goal_entries` as the list reads it: `amount` null marks a date kept with no amounts. */
+export interface EntryRow {
+  goal_id: number;
+  date: string;
+  amount: number | null;
 }
 
-/**
- * One Goal as JSON text. Scalars go through JSON.stringify; `sets_json` is spliced in as it is, which is safe
- * because only `canonicalSetsJson` ever writes that column. `id` becomes a string, as the spec says.
+/*
+ * `sets` are written as text: dates ascending (the query's order; `YYYY-MM-DD` sorts as text), amounts in logging
+ * order, no white space (docs/decisions/0033-goal-list-hot-path.md, 0090-goal-entries.md). Dates are checked
+ * calendar dates and amounts finite numbers, so splicing them is safe, and `String(amount)` is `JSON.stringify`'s
+ * text for every finite number.
  */
-export function goalJson(goal: GoalRecord): string {
+
+/**
+ * What a goal's `sets` count towards its size cap: dates and, per amount, its JSON length plus one separator (a
+ * date kept as `[]` counts 1 instead: it has no amount, but no comma is saved either).
+ */
+export interface SetsSize {
+  dates: number;
+  amountChars: number;
+}
+
+export const amountChars = (amount: number): number => String(amount).length + 1;
+export const EMPTY_DATE_CHARS = 1;
+
+/**
+ * The length of `sets` as the goal list writes it: `{`, per date `"YYYY-MM-DD":[` and `]` (15 characters) and a
+ * comma, per amount its text and a comma, less the last comma of each list, plus `}`. Kept as two counters on the goal row, so a logging checks the cap
+ * without reading the goal's other dates.
+ */
+export function setsJsonBytes(size: SetsSize): number {
+  return size.dates === 0 ? 2 : 1 + 15 * size.dates + size.amountChars;
+}
+
+/** 400 `goal_too_large` when `sets` of this size would be above the cap (the same 128 KiB as before 0006). */
+export function setsSizeRefusal(size: SetsSize): HttpError | null {
+  return setsJsonBytes(size) > GOAL_LIMITS.setsJsonMaxBytes
+    ? badRequest('goal_too_large', `a goal's sets may take at most ${GOAL_LIMITS.setsJsonMaxBytes} bytes stored`)
+    : null;
+}
+
+export function checkSetsSize(size: SetsSize): void {
+  const refusal = setsSizeRefusal(size);
+  if (refusal) throw refusal;
+}
+
+export function setsSize(sets: GoalSets): SetsSize {
+  let chars = 0;
+  for (const amounts of Object.values(sets)) {
+    if (amounts.length === 0) chars += EMPTY_DATE_CHARS;
+    for (const amount of amounts) chars += amountChars(amount);
+  }
+  return { dates: Object.keys(sets).length, amountChars: chars };
+}
+
+/** `sets` as the goal list writes it, from a checked object (the answer of POST /api/goals). */
+export function setsJson(sets: GoalSets): string {
+  const parts = Object.keys(sets)
+    .sort()
+    .map((date) => `"${date}":[${sets[date]!.map(String).join(',')}]`);
+  return `{${parts.join(',')}}`;
+}
+
+/** One Goal as JSON text, `sets` spliced in as built here. `id` becomes a string, as the spec says. */
+export function goalJson(goal: GoalRecord, sets: string): string {
   return (
     `{"id":"${goal.id}","name":${JSON.stringify(goal.name)},"unit":${JSON.stringify(goal.unit)},` +
     `"daily":${JSON.stringify(goal.daily)},"days":${JSON.stringify(goal.days)},` +
-    `"start":${JSON.stringify(goal.start)},"sets":${goal.sets_json}}`
+    `"start":${JSON.stringify(goal.start)},"sets":${sets}}`
   );
 }
 
-export function goalListJson(goals: GoalRecord[]): string {
-  return `[${goals.map(goalJson).join(',')}]`;
+/**
+ * The goal list: `goals` in id order, `entries` of the same user ordered by goal, date and id (one query). One
+ * pass over both; an entry of a goal not in `goals` (created after they were read) is skipped.
+ */
+export function goalListJson(goals: GoalRecord[], entries: EntryRow[]): string {
+  const parts: string[] = [];
+  let next = 0;
+  for (const goal of goals) {
+    while (next < entries.length && entries[next]!.goal_id < goal.id) next++;
+    let sets = '{';
+    let date: string | null = null;
+    let first = true;
+    for (; next < entries.length && entries[next]!.goal_id === goal.id; next++) {
+      const entry = entries[next]!;
+      if (entry.date !== date) {
+        sets += date === null ? `"${entry.date}":[` : `],"${entry.date}":[`;
+        date = entry.date;
+        first = true;
+      }
+      if (entry.amount !== null) {
+        sets += first ? String(entry.amount) : `,${entry.amount}`;
+        first = false;
+      }
+    }
+    parts.push(goalJson(goal, date === null ? '{}' : `${sets}]}`));
+  }
+  return `[${parts.join(',')}]`;
+}
+
+/** The same entries grouped as `sets` objects per goal id (the export). */
+export function setsByGoal(entries: EntryRow[]): Map<number, GoalSets> {
+  const byGoal = new Map<number, GoalSets>();
+  for (const entry of entries) {
+    let sets = byGoal.get(entry.goal_id);
+    if (!sets) byGoal.set(entry.goal_id, (sets = {}));
+    const amounts = (sets[entry.date] ??= []);
+    if (entry.amount !== null) amounts.push(entry.amount);
+  }
+  return byGoal;
 }

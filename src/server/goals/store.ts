@@ -1,16 +1,30 @@
 import type { Kysely } from 'kysely';
-import { GOAL_LIMITS, type GoalSets } from '../../common/goal.js';
+import { GOAL_LIMITS } from '../../common/goal.js';
 import { badRequest } from '../http/errors.js';
-import { precompiled } from '../db/precompiled.js';
 import type { Database } from '../db/schema.js';
-import { canonicalSetsJson, type GoalRecord } from './serialize.js';
+import { checkSetsSize, type EntryRow, type GoalRecord, setsSize } from './serialize.js';
 import type { GoalChanges, NewGoal } from './validation.js';
+import { insertEntries, replaceEntries } from './entries-store.js';
+import { bumpGoalsVersion } from './version-store.js';
 
-const GOAL_COLUMNS = ['id', 'name', 'unit', 'daily', 'days', 'start', 'sets_json'] as const;
+const GOAL_COLUMNS = ['id', 'name', 'unit', 'daily', 'days', 'start'] as const;
 
 /** The caller's goals, oldest first (ids only grow, so id order is creation order). */
 export async function listGoals(db: Kysely<Database>, userId: number): Promise<GoalRecord[]> {
   return db.selectFrom('goals').select(GOAL_COLUMNS).where('user_id', '=', userId).orderBy('id').execute();
+}
+
+/** Every live entry of the caller's goals in one query, ordered as the goal list writes them (goal, date, id). */
+export async function listEntries(db: Kysely<Database>, userId: number): Promise<EntryRow[]> {
+  return db
+    .selectFrom('goal_entries')
+    .select(['goal_id', 'date', 'amount'])
+    .where('user_id', '=', userId)
+    .where('removed_at', 'is', null)
+    .orderBy('goal_id')
+    .orderBy('date')
+    .orderBy('id')
+    .execute();
 }
 
 async function countGoals(db: Kysely<Database>, userId: number): Promise<number> {
@@ -20,17 +34,6 @@ async function countGoals(db: Kysely<Database>, userId: number): Promise<number>
     .where('user_id', '=', userId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-/** Read before every goal list, hence compiled once. */
-const goalsVersionQuery = precompiled((db: Kysely<Database>, p: { userId: number }) =>
-  db.selectFrom('users').select('goals_version').where('id', '=', p.userId),
-);
-
-/** The counter that every change to the user's goals increases (see `bumpGoalsVersion`). */
-export async function goalsVersion(db: Kysely<Database>, userId: number): Promise<number> {
-  const [row] = await goalsVersionQuery(db, { userId });
-  return row?.goals_version ?? 0;
 }
 
 /**
@@ -44,17 +47,10 @@ async function bumpVersionWithinGoalCap(trx: Kysely<Database>, userId: number): 
   }
 }
 
-/** Every write to a user's goals calls this in the same transaction, after its write to the goal row. */
-async function bumpGoalsVersion(trx: Kysely<Database>, userId: number): Promise<void> {
-  await trx
-    .updateTable('users')
-    .set((eb) => ({ goals_version: eb('goals_version', '+', 1) }))
-    .where('id', '=', userId)
-    .execute();
-}
-
 function goalRow(userId: number, goal: NewGoal, createdAt: number, updatedAt: number) {
   const { name, unit, daily, days, start } = goal;
+  const size = setsSize(goal.sets);
+  checkSetsSize(size);
   return {
     user_id: userId,
     name,
@@ -62,7 +58,8 @@ function goalRow(userId: number, goal: NewGoal, createdAt: number, updatedAt: nu
     daily,
     days,
     start,
-    sets_json: canonicalSetsJson(goal.sets),
+    sets_dates: size.dates,
+    sets_amount_chars: size.amountChars,
     created_at: createdAt,
     updated_at: updatedAt,
   };
@@ -80,12 +77,17 @@ export async function insertGoal(
       .values(goalRow(userId, goal, now, now))
       .returning(GOAL_COLUMNS)
       .executeTakeFirstOrThrow();
+    await insertEntries(trx, userId, inserted.id, goal.sets, now);
     await bumpVersionWithinGoalCap(trx, userId);
     return inserted;
   });
 }
 
-/** Applies `changes` to the caller's goal; false when the caller has no goal `goalId`. */
+/**
+ * Applies `changes` to the caller's goal; false when the caller has no goal `goalId`. New `sets` replace the old
+ * ones whole; the goal row is written first, which locks it (decision 0034), then only the dates that differ are
+ * rewritten (entries-store.ts).
+ */
 export async function updateGoal(
   db: Kysely<Database>,
   userId: number,
@@ -103,6 +105,8 @@ export async function updateGoal(
       .executeTakeFirst();
     return row !== undefined;
   }
+  const size = changes.sets === undefined ? undefined : setsSize(changes.sets);
+  if (size) checkSetsSize(size);
   return db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable('goals')
@@ -111,19 +115,21 @@ export async function updateGoal(
         ...(changes.unit !== undefined && { unit: changes.unit }),
         ...(changes.daily !== undefined && { daily: changes.daily }),
         ...(changes.days !== undefined && { days: changes.days }),
-        ...(changes.sets !== undefined && { sets_json: canonicalSetsJson(changes.sets) }),
+        ...(size && { sets_dates: size.dates, sets_amount_chars: size.amountChars }),
         updated_at: now,
       })
       .where('id', '=', goalId)
       .where('user_id', '=', userId)
       .executeTakeFirst();
     const updated = Number(result.numUpdatedRows) > 0;
-    if (updated) await bumpGoalsVersion(trx, userId);
-    return updated;
+    if (!updated) return false;
+    if (changes.sets !== undefined) await replaceEntries(trx, userId, goalId, changes.sets, now);
+    await bumpGoalsVersion(trx, userId);
+    return true;
   });
 }
 
-/** Deletes the caller's goal `goalId`; another user's or a missing goal is left alone without complaint. */
+/** Deletes the caller's goal `goalId` and its entries; another user's or a missing goal is left alone. */
 export async function deleteGoal(db: Kysely<Database>, userId: number, goalId: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const result = await trx
@@ -131,42 +137,10 @@ export async function deleteGoal(db: Kysely<Database>, userId: number, goalId: n
       .where('id', '=', goalId)
       .where('user_id', '=', userId)
       .executeTakeFirst();
-    if (Number(result.numDeletedRows) > 0) await bumpGoalsVersion(trx, userId);
-  });
-}
-
-/**
- * Read-modify-write of one goal's `sets` in one transaction. The FIRST statement writes the goal row: that takes
- * SQLite's database write lock (a deferred transaction that read first could fail to upgrade) and PostgreSQL's
- * row lock (a concurrent writer waits, then sees the committed `sets_json`), so concurrent edits serialise
- * without any engine-specific code. `edit` changes `sets` in place; if it throws, nothing is written.
- * Returns undefined when the caller has no goal `goalId`.
- */
-export async function editGoalSets<T>(
-  db: Kysely<Database>,
-  userId: number,
-  goalId: number,
-  now: number,
-  edit: (sets: GoalSets) => T,
-): Promise<{ result: T } | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const locked = await trx
-      .updateTable('goals')
-      .set({ updated_at: now })
-      .where('id', '=', goalId)
-      .where('user_id', '=', userId)
-      .returning('sets_json')
-      .executeTakeFirst();
-    if (!locked) return undefined;
-    const sets = JSON.parse(locked.sets_json) as GoalSets;
-    const result = edit(sets);
-    await trx
-      .updateTable('goals')
-      .set({ sets_json: canonicalSetsJson(sets) })
-      .where('id', '=', goalId)
-      .execute();
+    if (Number(result.numDeletedRows) === 0) return;
+    // Spelled out rather than left to ON DELETE CASCADE, which SQLite applies only with its foreign_keys pragma.
+    await trx.deleteFrom('goal_entries').where('goal_id', '=', goalId).execute();
     await bumpGoalsVersion(trx, userId);
-    return { result };
   });
 }
 
@@ -182,10 +156,13 @@ export async function insertGoals(
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     for (const goal of goals) {
-      await trx
+      const createdAt = goal.createdAt ?? now;
+      const { id } = await trx
         .insertInto('goals')
-        .values(goalRow(userId, goal, goal.createdAt ?? now, goal.updatedAt ?? goal.createdAt ?? now))
-        .execute();
+        .values(goalRow(userId, goal, createdAt, goal.updatedAt ?? createdAt))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await insertEntries(trx, userId, id, goal.sets, createdAt);
     }
     await bumpVersionWithinGoalCap(trx, userId);
   });

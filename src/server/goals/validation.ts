@@ -145,6 +145,17 @@ export function checkedLogAmount(raw: unknown): number {
   return raw;
 }
 
+/** What a client may choose as `entry_id` (the web app uses `crypto.randomUUID()`). */
+const ENTRY_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The `entry_id` of a logging request; 400 `invalid_entry_id` unless it is 1–64 of A-Z a-z 0-9 _ -. */
+export function checkedEntryId(raw: unknown): string {
+  if (typeof raw !== 'string' || !ENTRY_ID.test(raw)) {
+    throw badRequest('invalid_entry_id', 'entry_id must be 1 to 64 characters of A-Z a-z 0-9 _ -', 'entry_id');
+  }
+  return raw;
+}
+
 /** Echoes client text in a message without letting it grow the message unboundedly. */
 function quoted(text: string): string {
   return JSON.stringify(text.length > 24 ? `${text.slice(0, 24)}…` : text);

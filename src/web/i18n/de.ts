@@ -226,6 +226,9 @@ export const de: Messages = {
   'error.too_many_goals':
     'Du hast die Grenze von {goalsPerUserMax} Zielen erreicht. Lösche eines, um ein neues anzulegen.',
   'error.goal_too_large': 'Dieses Ziel enthält zu viele Einträge, um weitere zu speichern.',
+  'error.invalid_entry_id': 'Diese Eintrags-ID ist ungültig (1 bis 64 Zeichen aus A–Z, a–z, 0–9, _ und -).',
+  'error.entry_id_conflict':
+    'Diese Eintrags-ID wurde schon für ein anderes Ziel, einen anderen Tag oder eine andere Menge verwendet.',
   'error.internal': 'Auf dem Server ist etwas schiefgegangen. Bitte versuche es erneut.',
   'error.database_unavailable':
     'Der Server erreicht seine Datenbank gerade nicht. Bitte versuche es gleich noch einmal.',

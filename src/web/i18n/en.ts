@@ -224,6 +224,8 @@ export const en = {
   'error.admin_email_needs_operator_invite': 'This address can only be registered with an invite from the operator.',
   'error.too_many_goals': 'You have reached the limit of {goalsPerUserMax} goals. Delete one to add another.',
   'error.goal_too_large': 'This goal holds too many entries to store more.',
+  'error.invalid_entry_id': 'This entry id is not valid (1 to 64 characters of A–Z, a–z, 0–9, _ and -).',
+  'error.entry_id_conflict': 'This entry id was already used for another goal, day or amount.',
   'error.internal': 'Something went wrong on the server. Please try again.',
   'error.database_unavailable': 'The server cannot reach its database right now. Please try again in a moment.',
   'error.unknown': 'Something went wrong. Please try again.',

@@ -230,6 +230,8 @@ export const pl: Messages = {
   'error.admin_email_needs_operator_invite': 'Ten adres można zarejestrować tylko z zaproszeniem od operatora.',
   'error.too_many_goals': 'Osiągnięto limit {goalsPerUserMax} celów. Usuń jeden, aby dodać nowy.',
   'error.goal_too_large': 'Ten cel zawiera zbyt wiele wpisów, by zapisać kolejne.',
+  'error.invalid_entry_id': 'Ten identyfikator wpisu jest nieprawidłowy (od 1 do 64 znaków z A–Z, a–z, 0–9, _ i -).',
+  'error.entry_id_conflict': 'Ten identyfikator wpisu został już użyty dla innego celu, dnia lub ilości.',
   'error.internal': 'Coś poszło nie tak na serwerze. Spróbuj ponownie.',
   'error.database_unavailable': 'Serwer nie może teraz połączyć się z bazą danych. Spróbuj ponownie za chwilę.',
   'error.unknown': 'Coś poszło nie tak. Spróbuj ponownie.',

@@ -69,7 +69,7 @@ test('DELETE /api/me removes every row of the user in every table, logs out ever
   const annaUser = { id: me.id as number, email: 'anna@example.com' };
 
   const before = await rowsOfUser(annaUser);
-  for (const table of ['users', 'goals', 'sessions', 'remember_tokens', 'password_resets', 'invites', 'throttle_buckets']) {
+  for (const table of ['users', 'goals', 'goal_entries', 'sessions', 'remember_tokens', 'password_resets', 'invites', 'throttle_buckets']) {
     assert.ok((before[table] ?? 0) > 0, `anna has rows in ${table} before: ${JSON.stringify(before)}`);
   }
   const othersBefore = await rowsOfUser({ id: (await ben.get('/api/me')).body.id, email: 'ben@example.com' });

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { addDays } from '../../../src/common/progress.js';
-import { createTestApp, PASSWORD, TEST_SECRET_KEY, type TestApp } from '../../support/app.js';
+import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
+import { setsJsonBytes } from '../../../src/server/goals/serialize.js';
+import { secondServer } from './fixtures/second-server.js';
 
 let steady: TestApp;
 let emails = 0;
@@ -227,40 +224,6 @@ test('two sessions of one user log 200 amounts each at the same time: none is lo
   assert.equal(sum, (200 * 201) / 2 + 200 * 1000 + (199 * 200) / 2 + 100);
 });
 
-/**
- * A second server process on the same database, set up by fixtures/second-server-logs.ts. `start()` lets it log
- * `amounts` with `cookie` and resolves to its answers.
- */
-async function secondServer(cookie: string, goalId: string, date: string, amounts: number[]) {
-  const { config } = steady.deps;
-  const databaseUrl = config.database.kind === 'sqlite' ? `sqlite:${config.database.file}` : config.database.url;
-  const job = {
-    env: { DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir, BASE_URL: config.baseUrl, SECRET_KEY: TEST_SECRET_KEY },
-    now: steady.clock.now(),
-    cookie,
-    goalId,
-    date,
-    amounts,
-  };
-  const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'second-server-logs.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, JSON.stringify(job)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const exited = once(child, 'exit');
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  const first = await lines.next();
-  assert.equal(first.value, 'ready', 'the second server did not start');
-  return {
-    async start(): Promise<Array<{ status: number; body: any }>> {
-      child.stdin!.write('go\n');
-      const answers = await lines.next();
-      const [code] = await exited;
-      assert.equal(code, 0, 'the second server failed');
-      return JSON.parse(answers.value as string);
-    },
-  };
-}
-
 test('two server processes on one database log 200 amounts each at the same time: none is lost', async () => {
   await steady.register('two-servers@example.com');
   const phone = steady.client();
@@ -274,7 +237,13 @@ test('two server processes on one database log 200 amounts each at the same time
   const goal = await createGoal(phone);
   const phoneAmounts = Array.from({ length: 200 }, (_, i) => i + 1);
   const laptopAmounts = Array.from({ length: 200 }, (_, i) => 1000 + i + 0.5);
-  const other = await secondServer(laptop.cookies.get('steady_session')!, goal.id, '2026-01-15', laptopAmounts);
+  const other = await secondServer(
+    steady,
+    laptop.cookies.get('steady_session')!,
+    goal.id,
+    '2026-01-15',
+    laptopAmounts.map((amount) => ({ amount })),
+  );
 
   const [laptopAnswers, phoneAnswers] = await Promise.all([
     other.start(),
@@ -300,4 +269,38 @@ test('two server processes on one database log 200 amounts each at the same time
     amounts.reduce((total, amount) => total + amount, 0),
     (200 * 201) / 2 + 200 * 1000 + (199 * 200) / 2 + 100,
   );
+});
+
+test("the goal's size counters follow every edit exactly: the cap sees the length GET /api/goals writes", async () => {
+  const anna = await newUser();
+  const goal = await createGoal(anna, { sets: { '2026-01-01': [], '2026-01-02': [1.25, -3] } });
+  const edits: Array<() => Promise<unknown>> = [
+    () => log(anna, goal.id, '2026-01-01', 12345.678),
+    () => log(anna, goal.id, '2026-01-03', 1e-7),
+    () => log(anna, goal.id, '2026-01-03', 2),
+    () => undo(anna, goal.id, '2026-01-03', 1e-7),
+    () => undo(anna, goal.id, '2026-01-03', 2),
+    () =>
+      anna.patch(`/api/goals/${goal.id}`, {
+        sets: { '2026-01-05': [], '2026-01-02': [1.25, 7, -3], '2026-01-09': [0.5] },
+      }),
+    () => log(anna, goal.id, '2026-01-05', 100),
+    () => undo(anna, goal.id, '2026-01-02', 7),
+    () => anna.patch(`/api/goals/${goal.id}`, { sets: {} }),
+    () => log(anna, goal.id, '2026-01-05', 3),
+  ];
+  for (const [step, edit] of [[-1, async () => {}] as const, ...edits.entries()]) {
+    await edit();
+    const listed = await setsOf(anna, goal.id);
+    const row = await steady.deps.db
+      .selectFrom('goals')
+      .select(['sets_dates', 'sets_amount_chars'])
+      .where('id', '=', Number(goal.id))
+      .executeTakeFirstOrThrow();
+    assert.equal(
+      setsJsonBytes({ dates: row.sets_dates, amountChars: row.sets_amount_chars }),
+      JSON.stringify(listed).length,
+      `after edit ${step}: ${JSON.stringify(listed)}`,
+    );
+  }
 });

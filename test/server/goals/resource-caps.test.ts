@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { GOAL_LIMITS } from '../../../src/common/goal.js';
 import { DAY } from '../../../src/server/clock.js';
 import { THROTTLE_RULES } from '../../../src/server/auth/throttle.js';
-import { canonicalSetsJson } from '../../../src/server/goals/serialize.js';
+import { setsJson } from '../../../src/server/goals/serialize.js';
 import { createTestApp } from '../../support/app.js';
 
 const BIG = 123_456_789;
@@ -44,7 +44,7 @@ describe('resource caps (issue 13 point 6)', () => {
 
     const sets: Record<string, number[]> = {};
     let day = 0;
-    while (canonicalSetsJson(sets).length < GOAL_LIMITS.setsJsonMaxBytes - 200) sets[dayKey(day++)] = [BIG, BIG, BIG];
+    while (setsJson(sets).length < GOAL_LIMITS.setsJsonMaxBytes - 200) sets[dayKey(day++)] = [BIG, BIG, BIG];
     const created = await anna.post('/api/goals', { name: 'Nearly full', sets });
     assert.equal(created.status, 200, created.text);
 
@@ -64,7 +64,10 @@ describe('resource caps (issue 13 point 6)', () => {
     assert.equal(answer.body.code, 'goal_too_large');
     const [stored] = (await anna.get('/api/goals')).body;
     assert.equal(stored.sets[dayKey(day + 1)].length, logged, 'the refused amount was not stored');
-    assert.ok(JSON.stringify(stored.sets).length <= GOAL_LIMITS.setsJsonMaxBytes);
+    // Exactly at the cap: the stored text fits, one more amount would not (the cap counts the list's bytes).
+    const storedBytes = JSON.stringify(stored.sets).length;
+    assert.ok(storedBytes <= GOAL_LIMITS.setsJsonMaxBytes);
+    assert.ok(storedBytes + `,${BIG}`.length > GOAL_LIMITS.setsJsonMaxBytes);
   });
 
   it('invite creation is throttled per user: 50, then 429 until one comes back', async (t) => {

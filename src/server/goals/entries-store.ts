@@ -1,0 +1,303 @@
+import type { Kysely } from 'kysely';
+import { GOAL_LIMITS, type GoalSets } from '../../common/goal.js';
+import type { Database } from '../db/schema.js';
+import { badRequest, conflict, notFound } from '../http/errors.js';
+import { amountChars, EMPTY_DATE_CHARS, type SetsSize, setsSizeRefusal } from './serialize.js';
+import { bumpGoalsVersion } from './version-store.js';
+
+/*
+ * The amounts of goals, one row each in `goal_entries` (docs/decisions/0090-goal-entries.md). Logging and undo
+ * touch one date of one goal: their cost depends on that date, never on how many dates the goal has. Every edit
+ * writes the goal row first, which locks it (SQLite's write lock, PostgreSQL's row lock), so edits of one goal
+ * run one after the other and the caps hold under races (decision 0034).
+ */
+
+type Db = Kysely<Database>;
+
+/** Both engines bound a statement's parameters; 400 rows of 6 values stay far below either bound. */
+const ROWS_PER_STATEMENT = 400;
+
+interface NewEntry {
+  date: string;
+  amount: number | null;
+  entry_id: string | null;
+}
+
+async function insertRows(trx: Db, userId: number, goalId: number, entries: NewEntry[], now: number): Promise<void> {
+  for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
+    await trx
+      .insertInto('goal_entries')
+      .values(
+        entries
+          .slice(start, start + ROWS_PER_STATEMENT)
+          .map((entry) => ({ user_id: userId, goal_id: goalId, ...entry, created_at: now })),
+      )
+      .execute();
+  }
+}
+
+/** The rows of one date's amounts in logging order; a date kept as `[]` is one row with a null amount. */
+function rowsOf(date: string, amounts: readonly number[], entryIds: ReadonlyArray<string | null> = []): NewEntry[] {
+  if (amounts.length === 0) return [{ date, amount: null, entry_id: null }];
+  return amounts.map((amount, i) => ({ date, amount, entry_id: entryIds[i] ?? null }));
+}
+
+/** Stores the amounts of a new goal (create, import), dates ascending, each date's amounts in their order. */
+export async function insertEntries(trx: Db, userId: number, goalId: number, sets: GoalSets, now: number) {
+  const rows = Object.keys(sets)
+    .sort()
+    .flatMap((date) => rowsOf(date, sets[date]!));
+  await insertRows(trx, userId, goalId, rows, now);
+}
+
+interface LiveEntry {
+  id: number;
+  date: string;
+  amount: number | null;
+  entry_id: string | null;
+}
+
+/**
+ * PATCH's `sets` replacing the goal's amounts whole, inside the caller's transaction that has locked the goal row.
+ * A date whose amounts are unchanged keeps its rows. A changed date is rewritten; an old entry matched in order by
+ * an equal amount (the first 5 by the first 5, ...) passes its `entry_id` to the new row, so an offline client's
+ * later replay is still recognised; an old entry with an `entry_id` that is not matched stays as a tombstone
+ * (decisions 0091, 0092).
+ */
+export async function replaceEntries(trx: Db, userId: number, goalId: number, sets: GoalSets, now: number) {
+  const live: LiveEntry[] = await trx
+    .selectFrom('goal_entries')
+    .select(['id', 'date', 'amount', 'entry_id'])
+    .where('goal_id', '=', goalId)
+    .where('removed_at', 'is', null)
+    .orderBy('date')
+    .orderBy('id')
+    .execute();
+  const oldByDate = new Map<string, LiveEntry[]>();
+  for (const entry of live) {
+    const rows = oldByDate.get(entry.date);
+    if (rows) rows.push(entry);
+    else oldByDate.set(entry.date, [entry]);
+  }
+
+  const tombstones: number[] = [];
+  const deleted: number[] = [];
+  const inserted: NewEntry[] = [];
+  const dates = new Set([...oldByDate.keys(), ...Object.keys(sets)]);
+  for (const date of [...dates].sort()) {
+    const old = oldByDate.get(date) ?? [];
+    const amounts = sets[date];
+    if (amounts !== undefined && sameAmounts(old, amounts)) continue;
+    const carried = carriedEntryIds(old, amounts ?? []);
+    for (const entry of old) {
+      if (entry.entry_id !== null && !carried.kept.has(entry.entry_id)) tombstones.push(entry.id);
+      else deleted.push(entry.id);
+    }
+    if (amounts !== undefined) inserted.push(...rowsOf(date, amounts, carried.ids));
+  }
+  for (let start = 0; start < tombstones.length; start += ROWS_PER_STATEMENT) {
+    await trx
+      .updateTable('goal_entries')
+      .set({ removed_at: now })
+      .where('id', 'in', tombstones.slice(start, start + ROWS_PER_STATEMENT))
+      .execute();
+  }
+  // Deleted before the new rows go in: a carried entry_id must be free again for the unique index.
+  for (let start = 0; start < deleted.length; start += ROWS_PER_STATEMENT) {
+    await trx
+      .deleteFrom('goal_entries')
+      .where('id', 'in', deleted.slice(start, start + ROWS_PER_STATEMENT))
+      .execute();
+  }
+  await insertRows(trx, userId, goalId, inserted, now);
+}
+
+function sameAmounts(old: LiveEntry[], amounts: readonly number[]): boolean {
+  if (amounts.length === 0) return old.length === 1 && old[0]!.amount === null;
+  return old.length === amounts.length && old.every((entry, i) => entry.amount === amounts[i]);
+}
+
+/** For each new amount, the `entry_id` of the old entry with an equal amount at the same occurrence, if any. */
+function carriedEntryIds(old: LiveEntry[], amounts: readonly number[]) {
+  const queues = new Map<number, Array<string | null>>();
+  for (const entry of old) {
+    if (entry.amount === null) continue;
+    const queue = queues.get(entry.amount);
+    if (queue) queue.push(entry.entry_id);
+    else queues.set(entry.amount, [entry.entry_id]);
+  }
+  const ids = amounts.map((amount) => queues.get(amount)?.shift() ?? null);
+  return { ids, kept: new Set(ids.filter((id): id is string => id !== null)) };
+}
+
+/**
+ * The first statement of every logging: writes the goal row (without changing it) to lock it, and reads the
+ * counters of its size. Undefined when the caller has no goal `goalId`.
+ */
+async function lockGoal(trx: Db, userId: number, goalId: number): Promise<SetsSize | undefined> {
+  const row = await trx
+    .updateTable('goals')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', goalId)
+    .where('user_id', '=', userId)
+    .returning(['sets_dates', 'sets_amount_chars'])
+    .executeTakeFirst();
+  return row && { dates: row.sets_dates, amountChars: row.sets_amount_chars };
+}
+
+/** The live rows of one date in logging order (at most 1000 amounts, or the one `[]` marker). */
+async function dateRows(trx: Db, goalId: number, date: string) {
+  return trx
+    .selectFrom('goal_entries')
+    .select(['id', 'amount', 'entry_id'])
+    .where('goal_id', '=', goalId)
+    .where('date', '=', date)
+    .where('removed_at', 'is', null)
+    .orderBy('id')
+    .execute();
+}
+
+const amountsOf = (rows: Array<{ amount: number | null }>): number[] =>
+  rows.flatMap((row) => (row.amount === null ? [] : [row.amount]));
+
+/** After an edit: the goal's new size counters and time, and the user's goal list version. */
+async function finishEdit(trx: Db, userId: number, goalId: number, size: SetsSize, now: number): Promise<void> {
+  await trx
+    .updateTable('goals')
+    .set({ sets_dates: size.dates, sets_amount_chars: size.amountChars, updated_at: now })
+    .where('id', '=', goalId)
+    .execute();
+  await bumpGoalsVersion(trx, userId);
+}
+
+async function entryById(trx: Db, userId: number, entryId: string) {
+  return trx
+    .selectFrom('goal_entries')
+    .select(['id', 'goal_id', 'date', 'amount', 'removed_at'])
+    .where('user_id', '=', userId)
+    .where('entry_id', '=', entryId)
+    .executeTakeFirst();
+}
+
+/** The cap a logging would break, checked in this order; null when it fits. */
+function capRefusal(size: SetsSize, newDate: boolean, amountsOnDate: number, grown: SetsSize) {
+  if (newDate && size.dates >= GOAL_LIMITS.setsDatesMax) {
+    return badRequest('too_many_dates', `a goal may hold amounts on at most ${GOAL_LIMITS.setsDatesMax} dates`);
+  }
+  if (amountsOnDate >= GOAL_LIMITS.amountsPerDateMax) {
+    return badRequest('too_many_amounts', `a date may hold at most ${GOAL_LIMITS.amountsPerDateMax} amounts`);
+  }
+  return setsSizeRefusal(grown);
+}
+
+const entryIdConflict = () =>
+  conflict('entry_id_conflict', 'entry_id was already used for another goal, date or amount', 'entry_id');
+
+export interface LogRequest {
+  date: string;
+  amount: number;
+  entryId: string | undefined;
+}
+
+/**
+ * Appends one amount to a date (docs/api-logging.md). With an `entry_id` already known to the user (logged, or
+ * removed since: a tombstone), nothing is added: the same goal, date and amount answer the date's amounts, anything
+ * else 409 `entry_id_conflict`. Undefined when the caller has no goal `goalId`.
+ */
+export async function logEntry(
+  db: Db,
+  userId: number,
+  goalId: number,
+  request: LogRequest,
+  now: number,
+): Promise<number[] | undefined> {
+  const { date, amount, entryId } = request;
+  return db.transaction().execute(async (trx) => {
+    const size = await lockGoal(trx, userId, goalId);
+    if (!size) return undefined;
+    const rows = await dateRows(trx, goalId, date);
+    const amounts = amountsOf(rows);
+    // A known entry_id: the date's amounts as they are (read under the lock) for a replay, else 409. Looked up only
+    // when needed, so a new logging costs no extra round trip.
+    const replay = async (): Promise<number[] | undefined> => {
+      const known = entryId === undefined ? undefined : await entryById(trx, userId, entryId);
+      if (!known) return undefined;
+      if (known.goal_id !== goalId || known.date !== date || known.amount !== amount) throw entryIdConflict();
+      return amounts;
+    };
+
+    const marker = rows.find((row) => row.amount === null);
+    const grown = {
+      dates: size.dates + (rows.length === 0 ? 1 : 0),
+      amountChars: size.amountChars + amountChars(amount) - (marker ? EMPTY_DATE_CHARS : 0),
+    };
+    const refusal = capRefusal(size, rows.length === 0, amounts.length, grown);
+    if (refusal) {
+      // A replay is answered even on a full date or goal.
+      const replayed = await replay();
+      if (replayed) return replayed;
+      throw refusal;
+    }
+
+    // A known entry_id makes the unique (user_id, entry_id) index refuse the row: nothing is inserted (also when a
+    // log of the same id to another goal is committing at this moment: PostgreSQL waits for it), and the known
+    // row decides between replay and 409.
+    const insertedRow = await trx
+      .insertInto('goal_entries')
+      .values({ user_id: userId, goal_id: goalId, date, amount, entry_id: entryId ?? null, created_at: now })
+      .onConflict((oc) => oc.columns(['user_id', 'entry_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!insertedRow) {
+      const replayed = await replay();
+      if (replayed) return replayed;
+      throw entryIdConflict();
+    }
+    if (marker) await trx.deleteFrom('goal_entries').where('id', '=', marker.id).execute();
+    await finishEdit(trx, userId, goalId, grown, now);
+    return [...amounts, amount];
+  });
+}
+
+export type RemoveRequest = { date: string; amount: number } | { date: string; entryId: string };
+
+/**
+ * Undo (docs/api-logging.md): by amount, the last live entry of that amount on the date (404 `amount_not_found`
+ * when there is none); by `entry_id`, exactly that entry when it is live on this goal and date, else nothing.
+ * An entry with an `entry_id` stays as a tombstone (decision 0092); one without is deleted. Returns the date's
+ * amounts after the change, or undefined when the caller has no goal `goalId`.
+ */
+export async function removeEntry(
+  db: Db,
+  userId: number,
+  goalId: number,
+  request: RemoveRequest,
+  now: number,
+): Promise<number[] | undefined> {
+  const { date } = request;
+  return db.transaction().execute(async (trx) => {
+    const size = await lockGoal(trx, userId, goalId);
+    if (!size) return undefined;
+    const rows = await dateRows(trx, goalId, date);
+    let target: (typeof rows)[number] | undefined;
+    if ('entryId' in request) {
+      target = rows.find((row) => row.entry_id === request.entryId);
+      // Not (or no longer) on this goal and date: a retried undo changes nothing.
+      if (!target) return amountsOf(rows);
+    } else {
+      target = rows.filter((row) => row.amount === request.amount).pop();
+      if (!target) throw notFound('amount_not_found', `amount ${request.amount} is not logged on ${date}`);
+    }
+    if (target.entry_id === null) await trx.deleteFrom('goal_entries').where('id', '=', target.id).execute();
+    else await trx.updateTable('goal_entries').set({ removed_at: now }).where('id', '=', target.id).execute();
+    const left = rows.filter((row) => row !== target);
+    await finishEdit(
+      trx,
+      userId,
+      goalId,
+      { dates: size.dates - (left.length === 0 ? 1 : 0), amountChars: size.amountChars - amountChars(target.amount!) },
+      now,
+    );
+    return amountsOf(left);
+  });
+}
