@@ -1,18 +1,30 @@
 // autocannon ships no types; this covers the part of its programmatic API the benchmark uses.
 declare module 'autocannon' {
+  interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    /** Called before each request is sent; returns the request to send. */
+    setupRequest?: (request: object) => object;
+  }
   interface Options {
     url: string;
     connections?: number;
     duration?: number;
     headers?: Record<string, string>;
+    /** Requests per second over all connections. */
+    overallRate?: number;
+    requests?: Request[];
   }
   interface Histogram {
     average: number;
     p50: number;
     p99: number;
+    total: number;
   }
   interface Result {
-    requests: Histogram & { total: number };
+    requests: Histogram;
     latency: Histogram;
     throughput: Histogram;
     non2xx: number;
