@@ -53,6 +53,7 @@ const { values: flags } = parseArgs({
     'logins-seconds': { type: 'string', default: '10' },
     soak: { type: 'string' },
     pool: { type: 'string' },
+    'node-flags': { type: 'string' },
     'no-growth': { type: 'boolean', default: false },
     'no-start-time': { type: 'boolean', default: false },
     out: { type: 'string' },
@@ -108,7 +109,7 @@ async function benchEngine(engine: Engine, databaseUrl: string | undefined) {
   const server = await startServer(databaseUrl, MAIN_SEED);
   try {
     figures.load = await mainLoad(engine, server);
-    figures.logins = await logins(engine, server);
+    if (LOGIN_SECONDS > 0) figures.logins = await logins(engine, server);
   } finally {
     await server.stop();
   }
@@ -128,7 +129,7 @@ async function startServer(databaseUrl: string | undefined, seed: SeedGroup[]): 
   const env = { ...process.env, BENCH_SEED: JSON.stringify(seed) } as Record<string, string>;
   if (databaseUrl) env.BENCH_DATABASE_URL = databaseUrl;
   if (flags.pool) env.DATABASE_POOL_SIZE = flags.pool;
-  const child = spawn(process.execPath, [await bundledServer()], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), await bundledServer()], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env,
   });
@@ -144,6 +145,20 @@ async function startServer(databaseUrl: string | undefined, seed: SeedGroup[]): 
       await closed;
     },
   };
+}
+
+/**
+ * The Node flags `npm start` gives the server (package.json), so the bench measures the memory the real server has;
+ * --node-flags replaces them, for measuring other settings.
+ */
+function serverNodeFlags(): string[] {
+  if (flags['node-flags'] !== undefined) return flags['node-flags'].split(' ').filter(Boolean);
+  const packageJson = JSON.parse(fs.readFileSync(path.join(benchDir, '..', 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const start = /^node (.*?)\s*dist\/server\/main\.js$/.exec(packageJson.scripts.start);
+  if (!start) throw new Error(`cannot read the Node flags of the start script: ${packageJson.scripts.start}`);
+  return start[1]!.split(' ').filter(Boolean);
 }
 
 let bundled: Promise<string> | undefined;

@@ -10,7 +10,7 @@ import { goalJson, goalListJson } from './serialize.js';
 import { appendAmount, removeLastAmount } from './sets.js';
 import { serverTimeZone } from './start.js';
 import { GoalListCache } from './list-cache.js';
-import { deleteGoal, editGoalSets, goalsVersion, insertGoal, listGoals, updateGoal } from './store.js';
+import { deleteGoal, editGoalSets, insertGoal, listGoals, updateGoal } from './store.js';
 import { checkedGoalChanges, checkedLogAmount, checkedLogDate, checkedNewGoal, parseGoalId } from './validation.js';
 
 /*
@@ -31,10 +31,10 @@ export const goalRoutes =
 
     // The answer is built as text around the stored sets JSON (decision 0033); Fastify sends a Buffer as it is,
     // so the contract's response schema documents it without a serialisation step (a test checks the bytes).
-    const listCache = new GoalListCache();
+    const listCache = new GoalListCache(deps.config.goalListCacheBytes);
     app.get(ROUTES.listGoals.url, fromContract('listGoals'), async (request, reply) => {
-      const userId = currentUser(request).id;
-      const version = await goalsVersion(db, userId);
+      // The version came with the session lookup (decision 0110): read before the goals, as the cache needs.
+      const { id: userId, goalsVersion: version } = currentUser(request);
       let body = listCache.get(userId, version);
       if (!body) {
         body = Buffer.from(goalListJson(await listGoals(db, userId)));
