@@ -6,12 +6,16 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     /** Called before each request is sent; returns the request to send. */
-    setupRequest?: (request: object) => object;
+    setupRequest?: (request: object, context: Record<string, unknown>) => object;
   }
   interface Options {
     url: string;
     connections?: number;
     duration?: number;
+    /** A fixed count of requests instead of a duration. */
+    amount?: number;
+    /** Seconds before a request counts as timed out (10). */
+    timeout?: number;
     headers?: Record<string, string>;
     /** Requests per second over all connections. */
     overallRate?: number;
@@ -28,6 +32,7 @@ declare module 'autocannon' {
     latency: Histogram;
     throughput: Histogram;
     non2xx: number;
+    statusCodeStats: Record<string, { count: number }>;
     errors: number;
     timeouts: number;
   }

@@ -125,8 +125,12 @@ interface BenchServer {
   stop(): Promise<void>;
 }
 
-async function startServer(databaseUrl: string | undefined, seed: SeedGroup[]): Promise<BenchServer> {
-  const env = { ...process.env, BENCH_SEED: JSON.stringify(seed) } as Record<string, string>;
+async function startServer(
+  databaseUrl: string | undefined,
+  seed: SeedGroup[],
+  extraEnv: Record<string, string> = {},
+): Promise<BenchServer> {
+  const env = { ...process.env, ...extraEnv, BENCH_SEED: JSON.stringify(seed) } as Record<string, string>;
   if (databaseUrl) env.BENCH_DATABASE_URL = databaseUrl;
   if (flags.pool) env.DATABASE_POOL_SIZE = flags.pool;
   const child = spawn(process.execPath, [...serverNodeFlags(), await bundledServer()], {
@@ -205,7 +209,11 @@ async function serverInfo(child: ChildProcess): Promise<ServerInfo> {
 /** One kind of request, made fresh for each call: the bench rotates users, goals and dates. */
 interface Load {
   label: string;
-  request(i: number): { method: string; path: string; headers: Record<string, string>; body?: string };
+  /** `context` is the connection's own (autocannon keeps one per connection). */
+  request(
+    i: number,
+    context: Record<string, unknown>,
+  ): { method: string; path: string; headers: Record<string, string>; body?: string };
 }
 
 interface Sample {
@@ -353,6 +361,37 @@ async function measure(
   };
 }
 
+/** `requests` requests of `load`: their rate, p99 and server CPU per request; every answer must be a 2xx. */
+async function measureCount(url: string, load: Load, server: BenchServer, connections: number, requests: number) {
+  const before = await server.stats();
+  const started = performance.now();
+  let i = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    amount: requests,
+    timeout: 60,
+    requests: [
+      {
+        setupRequest: (request: object, context: Record<string, unknown>) =>
+          Object.assign(request, load.request(i++, context)),
+      },
+    ],
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const after = await server.stats();
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(
+      `${load.label}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+  }
+  return {
+    rate: result.requests.total / seconds,
+    p99: result.latency.p99,
+    cpuMicros: (after.cpuMicros - before.cpuMicros) / Math.max(1, result.requests.total),
+  };
+}
+
 function loadOptions(url: string, load: Load, connections: number, seconds: number, rate?: number) {
   let i = 0;
   return {
@@ -360,7 +399,12 @@ function loadOptions(url: string, load: Load, connections: number, seconds: numb
     connections,
     duration: seconds,
     ...(rate !== undefined && { overallRate: rate }),
-    requests: [{ setupRequest: (request: object) => Object.assign(request, load.request(i++)) }],
+    requests: [
+      {
+        setupRequest: (request: object, context: Record<string, unknown>) =>
+          Object.assign(request, load.request(i++, context)),
+      },
+    ],
   };
 }
 
@@ -414,7 +458,9 @@ async function growth(engine: Engine, databaseUrl: string | undefined) {
   for (const goals of GROWTH_GOALS)
     for (const dates of GROWTH_DATES) seed.push({ users: 1, goals, dates, amountsPerDate: 3 });
   console.log(`growth: seeding ${seed.length} users...`);
-  const server = await startServer(databaseUrl, seed);
+  // Without the list cache, so every request reads and builds the whole list: the cost that could grow faster than
+  // the answer (a cached list only copies bytes).
+  const server = await startServer(databaseUrl, seed, { GOAL_LIST_CACHE_MB: '0' });
   const rows: Array<Record<string, number>> = [];
   try {
     for (const user of server.info.users) {
@@ -423,20 +469,23 @@ async function growth(engine: Engine, databaseUrl: string | undefined) {
         label: `list ${kind.goals}x${kind.dates}`,
         request: () => ({ method: 'GET', path: '/api/goals', headers: { cookie: user.cookie } }),
       };
-      // Big answers at fewer connections: 10 connections already keep the server busy with an 11 MB list.
-      const connections = kind.goals * kind.dates >= 36_500 ? 10 : CONNECTIONS;
-      await measure(server.info.app, load, server, connections, 0.5);
-      const result = await measure(server.info.app, load, server, connections, ROUND_SECONDS);
-      const bytes = Math.round(result.bytesPerRequest);
+      // A fixed count of requests, about 30 MB of answers (at least 20), so an 11 MB list is timed as well as a
+      // 2 kB one; 10 connections (2 for answers over 1 MB) keep the server busy without many huge answers in memory
+      // at once.
+      const size = Buffer.byteLength(
+        await (await fetch(`${server.info.app}/api/goals`, { headers: { cookie: user.cookie } })).text(),
+      );
+      const requests = Math.max(20, Math.min(5_000, Math.round(30e6 / size)));
+      const result = await measureCount(server.info.app, load, server, size > 1e6 ? 2 : 10, requests);
       rows.push({
         goals: kind.goals,
         dates: kind.dates,
-        connections,
-        answerBytes: bytes,
+        answerBytes: size,
+        requests,
         requestsPerSecond: round1(result.rate),
         p99Ms: result.p99,
         serverCpuMicrosPerRequest: Math.round(result.cpuMicros),
-        serverCpuNanosPerByte: round3((result.cpuMicros * 1000) / bytes),
+        serverCpuNanosPerByte: round3((result.cpuMicros * 1000) / size),
       });
     }
   } finally {
@@ -471,7 +520,16 @@ async function soak(engine: Engine, databaseUrl: string | undefined) {
     const user = users[i % users.length]!;
     return { user, goal: user.goalIds[Math.floor(i / users.length) % user.goalIds.length]! };
   };
-  // 30 connections read, 15 log (an amount, then taking one back every third time), 5 PATCH whole sets.
+  // 30 connections read, 15 log (an amount, then take it back: the goals keep their size), 5 PATCH whole sets of
+  // other goals (a PATCH would drop the amount a connection is about to take back).
+  const logGoals = (i: number) => {
+    const user = users[i % users.length]!;
+    return { user, goal: user.goalIds[Math.floor(i / users.length) % (user.goalIds.length - 3)]! };
+  };
+  const patchGoals = (i: number) => {
+    const user = users[i % users.length]!;
+    return { user, goal: user.goalIds[user.goalIds.length - 1 - (Math.floor(i / users.length) % 3)]! };
+  };
   const mixes: Array<[Load, number]> = [
     [
       {
@@ -483,16 +541,16 @@ async function soak(engine: Engine, databaseUrl: string | undefined) {
     [
       {
         label: 'log',
-        request: (i) => {
-          const { user, goal } = pick(i);
+        // Each connection alternates: log 3 on a date, then take that 3 back.
+        request: (i, context) => {
+          const undo = context.undo as { path: string; cookie: string } | undefined;
+          context.undo = undefined;
+          if (undo) return { method: 'POST', path: undo.path, headers: headers(undo.cookie), body: '{"amount":3}' };
+          const { user, goal } = logGoals(i);
           const date = new Date(Date.UTC(2016, 0, 1 + (i % 90))).toISOString().slice(0, 10);
-          const undo = i % 3 === 2 ? '/remove' : '';
-          return {
-            method: 'POST',
-            path: `/api/goals/${goal}/sets/${date}${undo}`,
-            headers: headers(user.cookie),
-            body: '{"amount":3}',
-          };
+          const path = `/api/goals/${goal}/sets/${date}`;
+          context.undo = { path: `${path}/remove`, cookie: user.cookie };
+          return { method: 'POST', path, headers: headers(user.cookie), body: '{"amount":3}' };
         },
       },
       15,
@@ -501,7 +559,7 @@ async function soak(engine: Engine, databaseUrl: string | undefined) {
       {
         label: 'patch',
         request: (i) => {
-          const { user, goal } = pick(i);
+          const { user, goal } = patchGoals(i);
           return {
             method: 'PATCH',
             path: `/api/goals/${goal}`,
@@ -551,7 +609,13 @@ async function soak(engine: Engine, databaseUrl: string | undefined) {
     byKind: Object.fromEntries(
       outcome.map((r, k) => [
         mixes[k]![0].label,
-        { requestsPerSecond: round1(r.requests.total / SOAK_SECONDS), p99Ms: r.latency.p99 },
+        {
+          requestsPerSecond: round1(r.requests.total / SOAK_SECONDS),
+          p99Ms: r.latency.p99,
+          statusCodes: r.statusCodeStats,
+          errors: r.errors,
+          timeouts: r.timeouts,
+        },
       ]),
     ),
     rssPerMinuteMb: perMinute.map((m) => m.rssMb),
