@@ -117,7 +117,7 @@ function parseBaseUrl(raw: string | undefined, port: number): string {
 }
 
 /** PostgreSQL connections per process, chosen by measurement (docs/decisions/0111-postgres-round-trips.md). */
-export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_POOL_SIZE = 6;
 
 export function parseDatabaseUrl(value: string, poolSize = DEFAULT_POOL_SIZE): DatabaseConfig {
   if (value.startsWith('sqlite:')) {
