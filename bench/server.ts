@@ -1,5 +1,3 @@
-// First, as in main.ts: the thread pool is sized before anything starts it.
-import '../src/server/thread-pool.js';
 // The benchmark's server process (started by bench/run.ts, never on its own): the real app on the database named by
 // BENCH_DATABASE_URL (a temporary SQLite file when unset), seeded through the API with the users of BENCH_SEED,
 // plus a bare Fastify hello route in the same process as the yardstick and a /stats route for the figures the

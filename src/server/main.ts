@@ -1,5 +1,3 @@
-// First: libuv reads the thread pool's size when the pool starts, which any later import might cause.
-import './thread-pool.js';
 import { ConfigError, loadConfig } from './config.js';
 
 /** Process entry: config -> database -> app -> listen, and a graceful shutdown on SIGINT/SIGTERM. */

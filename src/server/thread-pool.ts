@@ -1,20 +1,23 @@
 import os from 'node:os';
 
 /**
- * How many password hashes run at once: one per core. Each argon2 hash keeps a core busy for ~20 ms and holds
- * 19 MiB; more at once only share the same cores, slowing every login and the event loop while multiplying that
- * memory (docs/decisions/0113-logins-off-the-event-loop.md).
+ * libuv's thread pool runs the password hashes (@node-rs/argon2's async tasks) beside file and DNS work. Its size is
+ * read once, when the pool starts, and under ES modules Node starts it while loading the entry file, before any of
+ * our code runs: only the environment the process starts with (`UV_THREADPOOL_SIZE`) sizes it; otherwise it has 4.
  */
-export const PASSWORD_HASHES_AT_ONCE = Math.max(1, Math.min(os.availableParallelism(), 8));
-
-/**
- * Sizes libuv's thread pool, which runs the hashes (@node-rs/argon2's async tasks) beside file and DNS work: room
- * for every hash at once plus two threads, so a burst of logins never makes a file read wait behind it. libuv reads
- * UV_THREADPOOL_SIZE once, when the pool first starts, so `main.ts` imports this module before anything else; an
- * operator's own value wins.
- */
-export function sizeThreadPool(env: NodeJS.ProcessEnv = process.env): void {
-  env.UV_THREADPOOL_SIZE ??= String(PASSWORD_HASHES_AT_ONCE + 2);
+export function threadPoolSize(env: NodeJS.ProcessEnv = process.env): number {
+  const size = Number(env.UV_THREADPOOL_SIZE);
+  return Number.isInteger(size) && size >= 1 ? Math.min(size, 1024) : 4;
 }
 
-sizeThreadPool();
+/**
+ * How many password hashes run at once: one per core, but never more than the pool's size minus two, so file and
+ * DNS work always find a thread. Each argon2 hash keeps a core busy for ~20 ms and holds 19 MiB; more at once
+ * would only share the same cores, slowing every login and the event loop while multiplying that memory
+ * (docs/decisions/0113-logins-off-the-event-loop.md).
+ */
+export function hashesAtOnce(cores: number, poolSize: number): number {
+  return Math.max(1, Math.min(cores, poolSize - 2));
+}
+
+export const PASSWORD_HASHES_AT_ONCE = hashesAtOnce(os.availableParallelism(), threadPoolSize());

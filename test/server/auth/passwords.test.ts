@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { codePointLength } from '../../../src/common/text.js';
 import { DUMMY_PASSWORD_HASH, HashQueue, hashPassword, verifyPassword } from '../../../src/server/auth/passwords.js';
-import { PASSWORD_HASHES_AT_ONCE, sizeThreadPool } from '../../../src/server/thread-pool.js';
+import { hashesAtOnce, threadPoolSize } from '../../../src/server/thread-pool.js';
 
 /** `$argon2id$v=19$m=19456,t=2,p=1$`: algorithm, version and cost, everything before salt and digest. */
 function costPrefix(hash: string): string {
@@ -60,12 +60,14 @@ describe('passwords', () => {
     );
   });
 
-  it('the thread pool gets room for every hash at once plus two, unless the operator sized it', () => {
-    const unset: NodeJS.ProcessEnv = {};
-    sizeThreadPool(unset);
-    assert.equal(unset.UV_THREADPOOL_SIZE, String(PASSWORD_HASHES_AT_ONCE + 2));
-    const operator: NodeJS.ProcessEnv = { UV_THREADPOOL_SIZE: '16' };
-    sizeThreadPool(operator);
-    assert.equal(operator.UV_THREADPOOL_SIZE, '16');
+  it('hashes run one per core, leaving two threads of the pool to other work', () => {
+    assert.equal(threadPoolSize({}), 4, "libuv's default");
+    assert.equal(threadPoolSize({ UV_THREADPOOL_SIZE: '10' }), 10);
+    assert.equal(threadPoolSize({ UV_THREADPOOL_SIZE: 'lots' }), 4);
+    assert.equal(hashesAtOnce(2, 4), 2);
+    assert.equal(hashesAtOnce(8, 4), 2, 'many cores, default pool: two threads stay free');
+    assert.equal(hashesAtOnce(8, 10), 8);
+    assert.equal(hashesAtOnce(1, 4), 1);
+    assert.equal(hashesAtOnce(4, 2), 1, 'a tiny pool still hashes');
   });
 });
