@@ -49,7 +49,9 @@ const app = await buildApp(deps);
 
 const users: SeededUser[] = [];
 for (const [group, kind] of seed.entries()) {
-  for (let u = 0; u < kind.users; u++) users.push(await seedUser(`g${group}u${u}@example.com`, kind, group));
+  for (let u = 0; u < kind.users; u++)
+    // On PostgreSQL every server of one run shares the run's database: the process id keeps the addresses apart.
+    users.push(await seedUser(`p${process.pid}g${group}u${u}@example.com`, kind, group));
 }
 
 const hello = Fastify({ logger: false });
