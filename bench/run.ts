@@ -443,7 +443,8 @@ async function logins(engine: Engine, server: BenchServer) {
     loopDelayP99Ms: round1(stats.loopDelayP99Ms),
     loopDelayMaxMs: round1(stats.loopDelayMaxMs),
     peakRssMb: mb(peakRssBytes(info.pid)),
-    threadPool: process.env.UV_THREADPOOL_SIZE ?? 'app default',
+    // The server inherits this environment; the app cannot change the pool's size (decision 0113).
+    threadPool: process.env.UV_THREADPOOL_SIZE ?? "4 (Node's default)",
   };
   console.log(
     `logins: ${figures.loginsPerSecond}/s of ${LOGIN_RATE}/s offered for ${LOGIN_SECONDS} s, p99 ${figures.p99Ms} ms, ` +
