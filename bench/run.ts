@@ -600,9 +600,11 @@ async function soak(engine: Engine, databaseUrl: string | undefined) {
   sample();
   await server.stop();
   const perMinute = [];
+  // A minute's RSS is the mean of its samples: a single sample lands anywhere on the collector's sawtooth.
   for (let minute = 1; minute * 60 <= SOAK_SECONDS; minute++) {
-    const at = samples.filter((s) => s.second <= minute * 60).at(-1)!;
-    perMinute.push({ minute, rssMb: at.rssMb, fds: at.fds });
+    const within = samples.filter((s) => s.second > (minute - 1) * 60 && s.second <= minute * 60);
+    const at = within.at(-1) ?? samples.at(-1)!;
+    perMinute.push({ minute, rssMb: round1(mean(within.map((s) => s.rssMb))), fds: at.fds });
   }
   const errors = outcome.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0);
   const requests = outcome.reduce((sum, r) => sum + r.requests.total, 0);
