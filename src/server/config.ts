@@ -29,6 +29,8 @@ export interface Config {
   backupDir: string | null;
   /** Bearer token that opens GET /metrics; null = no /metrics route at all. */
   metricsToken: string | null;
+  /** Memory for ready-to-send goal lists (src/server/goals/list-cache.ts); 0 = no cache. */
+  goalListCacheBytes: number;
 }
 
 /** Administrator rights are not stored: an account is the administrator when its e-mail is ADMIN_EMAIL. */
@@ -36,7 +38,7 @@ export function isAdmin(config: Pick<Config, 'adminEmail'>, email: string): bool
   return config.adminEmail !== null && normalizeEmail(email) === config.adminEmail;
 }
 
-export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number };
 
 /** A bad environment variable: the message names it, and `main` prints it as one line and exits. */
 export class ConfigError extends Error {
@@ -55,7 +57,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT);
   const host = nonEmpty(env.HOST) ?? 'localhost';
   const baseUrl = parseBaseUrl(env.BASE_URL, port);
-  const database = parseDatabaseUrl(nonEmpty(env.DATABASE_URL) ?? 'sqlite:./data/steady.db');
+  const database = parseDatabaseUrl(
+    nonEmpty(env.DATABASE_URL) ?? 'sqlite:./data/steady.db',
+    parseWholeNumber('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, DEFAULT_POOL_SIZE, 1, 100),
+  );
   const dataDir = path.resolve(
     nonEmpty(env.DATA_DIR) ?? (database.kind === 'sqlite' ? path.dirname(database.file) : './data'),
   );
@@ -74,6 +79,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     backupDir: nonEmpty(env.BACKUP_DIR) === undefined ? null : path.resolve(nonEmpty(env.BACKUP_DIR)!),
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),
+    goalListCacheBytes:
+      parseWholeNumber('GOAL_LIST_CACHE_MB', env.GOAL_LIST_CACHE_MB, DEFAULT_GOAL_LIST_CACHE_MB, 0, 4096) * MB,
   };
 }
 
@@ -109,7 +116,10 @@ function parseBaseUrl(raw: string | undefined, port: number): string {
   return url.href.replace(/\/+$/, '');
 }
 
-export function parseDatabaseUrl(value: string): DatabaseConfig {
+/** PostgreSQL connections per process, chosen by measurement (docs/decisions/0111-postgres-round-trips.md). */
+export const DEFAULT_POOL_SIZE = 6;
+
+export function parseDatabaseUrl(value: string, poolSize = DEFAULT_POOL_SIZE): DatabaseConfig {
   if (value.startsWith('sqlite:')) {
     const file = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
     if (!file) throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/steady.db');
@@ -121,12 +131,35 @@ export function parseDatabaseUrl(value: string): DatabaseConfig {
     } catch {
       throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
     }
-    return { kind: 'postgres', url: value };
+    return { kind: 'postgres', url: value, poolSize };
   }
   throw new ConfigError(
     'DATABASE_URL',
     `must start with sqlite: or postgres://, got "${value.replace(/\/\/[^@/]*@/, '//***@')}"`,
   );
+}
+
+/**
+ * The goal list cache's default budget: with the server's own ~100 MB it keeps the process near 120 MB, and it
+ * holds the lists of ~700 users of 21.6 kB each (docs/decisions/0112-memory.md).
+ */
+export const DEFAULT_GOAL_LIST_CACHE_MB = 16;
+const MB = 1024 * 1024;
+
+/** A whole number from `min` to `max`; `fallback` when unset. */
+function parseWholeNumber(
+  variable: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const value = nonEmpty(raw);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(variable, `must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return Number(value);
 }
 
 function parseAdminEmail(raw: string | undefined): string | null {

@@ -114,6 +114,7 @@ export async function resolveUser(
     locale: token.locale,
     sessionId,
     credentialVersion,
+    goalsVersion: token.goals_version,
   };
 }
 

@@ -12,6 +12,11 @@ export interface SessionUser {
   sessionId: number;
   /** The user's credential version that the session was issued under, equal to the stored one. */
   credentialVersion: number;
+  /**
+   * The user's `goals_version` as it was when the session was looked up, read in the same query so GET
+   * /api/goals can check its list cache without a second round trip (docs/decisions/0110-one-query-per-read.md).
+   */
+  goalsVersion: number;
 }
 
 export async function insertSession(
@@ -53,6 +58,7 @@ const sessionUserQuery = precompiled((db: Kysely<Database>, p: { tokenHash: stri
       'users.locale',
       'sessions.id as sessionId',
       'users.credential_version as credentialVersion',
+      'users.goals_version as goalsVersion',
     ])
     .where('sessions.token_hash', '=', p.tokenHash)
     .where('sessions.expires_at', '>', p.now),
@@ -119,6 +125,7 @@ export async function findRememberToken(db: Kysely<Database>, selector: string) 
       'users.email',
       'users.name',
       'users.locale',
+      'users.goals_version',
     ])
     .where('remember_tokens.selector', '=', selector)
     .executeTakeFirst();

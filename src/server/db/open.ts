@@ -70,7 +70,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     const pg = await loadPg();
     const pool = new pg.Pool({
       connectionString: config.url,
-      max: 10,
+      max: config.poolSize,
       // No deadline for waiting on a busy pool (its connections are working: a burst of requests is healthy);
       // each new connection has a deadline of its own, which is what an unreachable server runs into.
       Client: clientWithConnectTimeout(pg, options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.connectMs),
@@ -87,7 +87,10 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     // A connection checked out between two queries of a transaction has no listener of pg-pool's: without this one
     // its error would be unhandled and end the process. The query that uses it next fails and releases it broken.
     pool.on('connect', (client) => client.on('error', onError));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool) }) });
+    // Named statements are parsed and planned once per connection; migrations (patient) may change the tables
+    // under a cached plan, so they go unnamed.
+    const statementNames = options.patient ? null : new StatementNames();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool, statementNames) }) });
     return {
       db,
       dialect: 'postgres',
@@ -128,7 +131,7 @@ function clientWithConnectTimeout(pg: typeof import('pg').default, timeoutMs: nu
  *   healthy, so the next query would queue behind it; such a connection is released as broken instead and the
  *   pool opens a fresh one when needed.
  */
-function resilientPool(pool: pg.Pool): pg.Pool {
+function resilientPool(pool: pg.Pool, statementNames: StatementNames | null): pg.Pool {
   const timedOut = new WeakSet<pg.PoolClient>();
   const watched = new WeakSet<pg.PoolClient>();
   let failedAt: number | null = null;
@@ -148,7 +151,8 @@ function resilientPool(pool: pg.Pool): pg.Pool {
       watched.add(client);
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       (client as { query: unknown }).query = (...args: unknown[]) => {
-        const result = query(...args);
+        const name = typeof args[0] === 'string' ? statementNames?.nameOf(args[0]) : undefined;
+        const result = name ? query({ name, text: args[0], values: args[1] }) : query(...args);
         if (result instanceof Promise) {
           result.catch((error: unknown) => {
             if (error instanceof Error && error.message === 'Query read timeout') timedOut.add(client);
@@ -165,6 +169,27 @@ function resilientPool(pool: pg.Pool): pg.Pool {
   // Kysely calls only these two.
   return { connect, end: () => pool.end() } as unknown as pg.Pool;
 }
+
+/**
+ * Names for the SQL texts the app sends to PostgreSQL, so that each connection parses and plans a statement once
+ * and then only binds values (pg's named prepared statements; docs/decisions/0111-postgres-round-trips.md). Kysely
+ * sends values as parameters, so the distinct texts are few; past NAMED_STATEMENTS_MAX (a pathological caller) new
+ * texts go unnamed, which bounds what each connection keeps prepared on the server.
+ */
+export class StatementNames {
+  private readonly names = new Map<string, string>();
+
+  nameOf(sql: string): string | undefined {
+    let name = this.names.get(sql);
+    if (name === undefined && this.names.size < NAMED_STATEMENTS_MAX) {
+      name = `steady_${this.names.size}`;
+      this.names.set(sql, name);
+    }
+    return name;
+  }
+}
+
+const NAMED_STATEMENTS_MAX = 500;
 
 const STATEMENT_CACHE_MAX = 500;
 

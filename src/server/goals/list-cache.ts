@@ -11,8 +11,11 @@ export class GoalListCache {
   private readonly entries = new Map<number, { version: number; body: Buffer }>();
   private bytes = 0;
 
-  /** `maxBytes` bounds the memory of all entries together; the least recently used leave first. */
-  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
+  /**
+   * `maxBytes` (GOAL_LIST_CACHE_MB) bounds the memory of all entries together; the least recently used leave
+   * first. 0 keeps nothing: every list is read from the database.
+   */
+  constructor(private readonly maxBytes = 16 * 1024 * 1024) {}
 
   get(userId: number, version: number): Buffer | undefined {
     const entry = this.entries.get(userId);

@@ -11,7 +11,6 @@ import { serverTimeZone } from './start.js';
 import { GoalListCache } from './list-cache.js';
 import { logEntry, removeEntry } from './entries-store.js';
 import { deleteGoal, insertGoal, listEntries, listGoals, updateGoal } from './store.js';
-import { goalsVersion } from './version-store.js';
 import {
   checkedEntryId,
   checkedGoalChanges,
@@ -40,10 +39,10 @@ export const goalRoutes =
     // The answer is built as text from the goal rows and one ordered read of their entries (decisions 0033,
     // 0090); Fastify sends a Buffer as it is,
     // so the contract's response schema documents it without a serialisation step (a test checks the bytes).
-    const listCache = new GoalListCache();
+    const listCache = new GoalListCache(deps.config.goalListCacheBytes);
     app.get(ROUTES.listGoals.url, fromContract('listGoals'), async (request, reply) => {
-      const userId = currentUser(request).id;
-      const version = await goalsVersion(db, userId);
+      // The version came with the session lookup (decision 0110): read before the goals, as the cache needs.
+      const { id: userId, goalsVersion: version } = currentUser(request);
       let body = listCache.get(userId, version);
       if (!body) {
         const goals = await listGoals(db, userId);

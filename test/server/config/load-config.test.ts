@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       backupDir: null,
       metricsToken: null,
+      goalListCacheBytes: 16 * 1024 * 1024,
     });
   });
 
@@ -50,13 +51,15 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'WARN',
       BACKUP_DIR: ' /var/backups/steady ',
       METRICS_TOKEN: ' 0123456789abcdef ',
+      DATABASE_POOL_SIZE: ' 4 ',
+      GOAL_LIST_CACHE_MB: '0',
     });
     assert.deepEqual(config, {
       port: 8080,
       host: '0.0.0.0',
       baseUrl: 'https://steady.example.org',
       secureCookies: true,
-      database: { kind: 'postgres', url: 'postgres://steady:pw@db.internal:5432/steady' },
+      database: { kind: 'postgres', url: 'postgres://steady:pw@db.internal:5432/steady', poolSize: 4 },
       dataDir: '/var/lib/steady',
       adminEmail: 'boss@example.com',
       smtpUrl: 'smtps://user:pass@mail.example.org:465',
@@ -66,6 +69,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       backupDir: '/var/backups/steady',
       metricsToken: '0123456789abcdef',
+      goalListCacheBytes: 0,
     });
   });
 
@@ -91,6 +95,10 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'steady.db' }, 'DATABASE_URL'],
+    [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
+    [{ DATABASE_POOL_SIZE: '2.5' }, 'DATABASE_POOL_SIZE'],
+    [{ GOAL_LIST_CACHE_MB: '-1' }, 'GOAL_LIST_CACHE_MB'],
+    [{ GOAL_LIST_CACHE_MB: 'lots' }, 'GOAL_LIST_CACHE_MB'],
     [{ ADMIN_EMAIL: 'not-an-email' }, 'ADMIN_EMAIL'],
     [{ SMTP_URL: 'http://mail.example.org' }, 'SMTP_URL'],
     [{ MAIL_FROM: 'Steady <nobody>' }, 'MAIL_FROM'],

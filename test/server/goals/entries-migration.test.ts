@@ -33,7 +33,7 @@ test('migration 0006 moves sets_json into goal_entries: GET /api/goals answers t
   const database = await createTestDatabase();
   const config = parseDatabaseUrl(database.url);
   const dialect = config.kind;
-  const handle = openDatabase(config, { patient: true });
+  const handle = await openDatabase(config, { patient: true });
   const oldOnes = Object.entries(migrations).filter(([name]) => name < '0006');
   assert.equal(oldOnes.length, 5);
   const migrator = new Migrator({

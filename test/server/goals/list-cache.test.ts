@@ -88,3 +88,23 @@ test("another user's change leaves a user's list as it was", async () => {
     ['Ben runs'],
   );
 });
+
+test('GOAL_LIST_CACHE_MB=0 turns the cache off: every list is read from the database', async () => {
+  const uncachedApp = await buildApp({ ...steady.deps, config: { ...steady.deps.config, goalListCacheBytes: 0 } });
+  try {
+    const cached = await steady.register('budget-zero@example.com');
+    const uncached = new TestClient(uncachedApp, steady.deps.config.baseUrl);
+    for (const [name, value] of cached.cookies) uncached.cookies.set(name, value);
+    const created = (await cached.post('/api/goals', { name: 'Before' })).body as { id: string };
+    const names = async (client: TestClient) =>
+      ((await client.get('/api/goals')).body as Array<{ name: string }>).map((g) => g.name);
+    assert.deepEqual(await names(cached), ['Before']);
+    assert.deepEqual(await names(uncached), ['Before']);
+    // Behind the app's back (no goals_version bump): only a list that is read anew can see it.
+    await steady.deps.db.updateTable('goals').set({ name: 'After' }).where('id', '=', Number(created.id)).execute();
+    assert.deepEqual(await names(cached), ['Before'], 'the default budget keeps the list');
+    assert.deepEqual(await names(uncached), ['After'], 'a budget of 0 keeps nothing');
+  } finally {
+    await uncachedApp.close();
+  }
+});
