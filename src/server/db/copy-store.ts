@@ -15,7 +15,7 @@ export interface DataTable {
   hasId: boolean;
 }
 
-/** Every table with data, `users` first: the others refer to it (and to nothing else). */
+/** Every table with data, `users` first and `goals` second: the others refer to them (and to nothing else). */
 export async function listDataTables(db: AnyDb): Promise<DataTable[]> {
   const tables = (await db.introspection.getTables())
     .filter((table) => !table.name.startsWith('kysely_'))
@@ -24,7 +24,8 @@ export async function listDataTables(db: AnyDb): Promise<DataTable[]> {
       columns: table.columns.map((column) => column.name),
       hasId: table.columns.some((column) => column.name === 'id'),
     }));
-  return tables.sort((a, b) => (a.name === 'users' ? -1 : b.name === 'users' ? 1 : a.name.localeCompare(b.name)));
+  const rank = (name: string) => (name === 'users' ? 0 : name === 'goals' ? 1 : 2);
+  return tables.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 }
 
 export async function countRows(db: AnyDb, table: string): Promise<number> {
