@@ -98,7 +98,7 @@ test(
     const created = (await client.post('/api/goals', { name: 'New after the move' })).body;
     assert.ok(Number(created.id) > Number(goals[1].id));
     assert.deepEqual((await client.get('/api/goal-layout')).body, {
-      order: [goals[1].id, goal.id],
+      order: [goals[1].id, goal.id, created.id],
       archived: [goal.id],
     });
     const invites = (await client.get('/api/invites')).body;
