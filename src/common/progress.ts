@@ -121,6 +121,20 @@ export function quickAmounts(daily: number): number[] {
   return [...below, ...target.filter((value) => !below.includes(value))];
 }
 
+/**
+ * The amount one tap logs on Today: the last amount logged (positive: a correction is not a habit), else the largest
+ * round step of `quickAmounts` below the target, so a few taps meet it; a small target is logged whole.
+ */
+export function usualAmount(goal: Pick<GoalProgressInput, 'daily' | 'sets'>): number {
+  const dates = Object.keys(goal.sets).sort();
+  for (let index = dates.length - 1; index >= 0; index--) {
+    const amounts = goal.sets[dates[index]!] ?? [];
+    for (let at = amounts.length - 1; at >= 0; at--) if (amounts[at]! > 0) return amounts[at]!;
+  }
+  const quick = quickAmounts(goal.daily);
+  return quick.length > 1 ? quick[quick.length - 2]! : quick[0]!;
+}
+
 /** Rounds away binary floating-point noise; amounts are shown with at most a few decimals anyway. */
 export function roundAmount(value: number): number {
   return Math.round(value * 1e6) / 1e6;

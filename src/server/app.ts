@@ -7,6 +7,7 @@ import { dataRoutes } from './data/routes.js';
 import { installAuth } from './auth/plugin.js';
 import type { AppDeps } from './deps.js';
 import { goalRoutes } from './goals/routes.js';
+import { goalLayoutRoutes } from './goals/layout-routes.js';
 import { SMALL_BODY_LIMIT_BYTES } from './http/body-limits.js';
 import { installCsrfGuard } from './http/csrf.js';
 import { frameworkErrorAnswer, installErrorHandling } from './http/error-handler.js';
@@ -76,6 +77,7 @@ export async function buildApp(
   await app.register(resetRoutes(deps));
   await app.register(inviteRoutes(deps));
   await app.register(goalRoutes(deps));
+  await app.register(goalLayoutRoutes(deps));
   await app.register(adminRoutes(deps));
   await app.register(dataRoutes(deps));
   await app.register(inviteRevokeRoutes(deps));

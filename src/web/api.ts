@@ -8,6 +8,7 @@ import type {
   AdminUser,
   Goal,
   GoalCreateBody,
+  GoalLayout,
   GoalPatchBody,
   Invite,
   InviteCreated,
@@ -20,7 +21,7 @@ import type {
 import type { Locale } from '../common/locales.js';
 
 // The shapes are the contract's (common/contract/schemas.ts), never copied here.
-export type { AdminUser, Goal, Invite, Me } from '../common/contract/schemas.js';
+export type { AdminUser, Goal, GoalLayout, Invite, Me } from '../common/contract/schemas.js';
 
 /** What the goal form sends; the server's defaults fill in what is left out. */
 export type GoalInput = GoalCreateBody;
@@ -93,6 +94,17 @@ function fallbackCode(status: number): ErrorCode {
 }
 
 const goalPath = (id: string) => `/api/goals/${encodeURIComponent(id)}`;
+const setsPath = (id: string, date: string) => `${goalPath(id)}/sets/${encodeURIComponent(date)}`;
+
+/**
+ * A new entry id: `crypto.randomUUID()`, or the same form from `getRandomValues` where randomUUID is missing (it
+ * needs a secure context, and a self-hosted server may be reached over plain HTTP in a home network).
+ */
+export function newEntryId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const hex = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0'));
+  return `${hex.slice(0, 4).join('')}-${hex.slice(4, 6).join('')}-${hex.slice(6, 8).join('')}-${hex.slice(8, 10).join('')}-${hex.slice(10).join('')}`;
+}
 
 export const api = {
   /** The logged-in user, or null when there is no session. */
@@ -121,10 +133,18 @@ export const api = {
   createGoal: (input: GoalCreateBody) => call<Goal>('POST', '/api/goals', input),
   updateGoal: (id: string, input: GoalPatchBody) => call<Ok>('PATCH', goalPath(id), input),
   deleteGoal: (id: string) => call<Ok>('DELETE', goalPath(id)),
-  addAmount: (id: string, date: string, amount: number) =>
-    call<LogAnswer>('POST', `${goalPath(id)}/sets/${encodeURIComponent(date)}`, { amount }),
+  /** `entryId` makes the log idempotent: a replay of the same entry adds nothing (docs/api-logging.md). */
+  addAmount: (id: string, date: string, amount: number, entryId: string = newEntryId()) =>
+    call<LogAnswer>('POST', setsPath(id, date), { amount, entry_id: entryId }),
   removeAmount: (id: string, date: string, amount: number) =>
-    call<LogAnswer>('POST', `${goalPath(id)}/sets/${encodeURIComponent(date)}/remove`, { amount }),
+    call<LogAnswer>('POST', `${setsPath(id, date)}/remove`, { amount }),
+  /** Removes exactly the entry logged with `entryId`; one that is not there (any more) changes nothing. */
+  removeEntry: (id: string, date: string, entryId: string) =>
+    call<LogAnswer>('POST', `${setsPath(id, date)}/remove`, { entry_id: entryId }),
+  goalLayout: () => call<GoalLayout>('GET', '/api/goal-layout'),
+  setGoalOrder: (ids: string[]) => call<Ok>('PUT', '/api/goal-layout/order', { ids }),
+  setArchived: (id: string, archived: boolean) =>
+    call<Ok>('POST', `${goalPath(id)}/${archived ? 'archive' : 'unarchive'}`, {}),
 
   createInvite: (note: string) => call<InviteCreated>('POST', '/api/invite', note ? { note } : {}),
   invites: () => call<Invite[]>('GET', '/api/invites'),

@@ -6,6 +6,7 @@ import { AppContext, type AppState } from './context.js';
 import { errorText } from './errors.js';
 import { t } from './i18n/index.js';
 import { AdminPage } from './pages/admin.js';
+import { ArrangePage } from './pages/arrange.js';
 import { ForgotPage, LoginPage, RegisterPage, ResetPage } from './pages/auth.js';
 import { GoalDetailPage } from './pages/goal-detail.js';
 import { EditGoalPage, NewGoalPage } from './pages/goal-form.js';
@@ -110,6 +111,8 @@ function LoggedInPage({ route, isAdmin }: { route: Route; isAdmin: boolean }) {
       return <GoalDetailPage id={route.id} />;
     case 'edit':
       return <EditGoalPage id={route.id} />;
+    case 'arrange':
+      return <ArrangePage />;
     case 'invites':
       return <InvitesPage />;
     case 'settings':
@@ -152,7 +155,11 @@ function LogoutButton() {
 
 function Nav({ route, isAdmin }: { route: Route; isAdmin: boolean }) {
   const items: { target: string; label: string; active: boolean }[] = [
-    { target: href.goals, label: t('nav.goals'), active: ['goals', 'goal', 'new', 'edit'].includes(route.page) },
+    {
+      target: href.goals,
+      label: t('nav.goals'),
+      active: ['goals', 'goal', 'new', 'edit', 'arrange'].includes(route.page),
+    },
     { target: href.invites, label: t('nav.invites'), active: route.page === 'invites' },
     { target: href.settings, label: t('nav.settings'), active: route.page === 'settings' },
   ];

@@ -1,6 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { Goal, Me } from './api.js';
+import type { Goal, GoalLayout, Me } from './api.js';
+import type { Notice } from './offline/goal-store.js';
 import type { Locale } from './i18n/index.js';
 
 /** What every logged-in page may use: the user, the goals (loaded once, patched in place), and app-wide actions. */
@@ -16,6 +17,21 @@ export interface AppState {
   /** The server's answer for one date of one goal, applied to the latest list (never to a copy held by a page). */
   putAmounts: (goalId: string, date: string, amounts: number[]) => void;
   dropGoal: (id: string) => void;
+  /** The user's order and archive (decision 0093); null until loaded. */
+  layout: GoalLayout | null;
+  /** Logs and removals per goal id still waiting to be sent. */
+  pending: Record<string, number>;
+  /** Dropped or refused queued entries, shown until dismissed. */
+  notices: Notice[];
+  /** The server could not be reached the last time the app tried. */
+  offline: boolean;
+  /** Logs through the outbox: shown at once, sent when possible (offline/goal-store.ts). */
+  logToday: (goalId: string, date: string, amount: number) => void;
+  /** Takes back this device's last entry of the goal and date; the amount taken back, or null when there is none. */
+  undoToday: (goalId: string, date: string) => number | null;
+  dismissNotice: (id: number) => void;
+  setOrder: (ids: string[]) => Promise<void>;
+  setArchived: (goalId: string, archived: boolean) => Promise<void>;
   /** A short polite message in the status area (after logging, saving, deleting ...). */
   announce: (text: string) => void;
   changeLocale: (locale: Locale) => Promise<void>;

@@ -9,6 +9,7 @@ export type Route =
   | { page: 'invites' }
   | { page: 'settings' }
   | { page: 'admin' }
+  | { page: 'arrange' }
   | { page: 'forgot' };
 
 export function parseRoute(hash: string): Route {
@@ -17,7 +18,8 @@ export function parseRoute(hash: string): Route {
   if (first === 'goal' && second && /^\d+$/.test(second))
     return third === 'edit' ? { page: 'edit', id: second } : { page: 'goal', id: second };
   if (first === 'new') return { page: 'new' };
-  if (first === 'invites' || first === 'settings' || first === 'admin' || first === 'forgot') return { page: first };
+  if (first === 'invites' || first === 'settings' || first === 'admin' || first === 'forgot' || first === 'arrange')
+    return { page: first };
   return { page: 'goals' };
 }
 
@@ -29,6 +31,7 @@ export const href = {
   invites: '#/invites',
   settings: '#/settings',
   admin: '#/admin',
+  arrange: '#/arrange',
   forgot: '#/forgot',
   login: '#/',
 };

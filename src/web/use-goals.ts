@@ -1,53 +1,46 @@
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { api, type Goal } from './api.js';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { Goal } from './api.js';
+import { GoalStore, type GoalsSnapshot } from './offline/goal-store.js';
+
+const EMPTY: GoalsSnapshot = { goals: null, goalsError: null, layout: null, pending: {}, notices: [], offline: false };
 
 /**
- * The logged-in user's goals: loaded once per user (null while logged out or loading), the failure of the last
- * load, and the in-place changes pages make after the server accepted them.
+ * The logged-in user's goals (null while logged out or loading) from a GoalStore: the local copy at once, the
+ * server's when it answers, queued logs laid over them (offline/goal-store.ts). One store per user.
  */
 export function useGoals(userId: number | null) {
-  const [goals, setGoals] = useState<Goal[] | null>(null);
-  const [goalsError, setGoalsError] = useState<unknown>(null);
-
-  const reloadGoals = useCallback(async () => {
-    setGoalsError(null);
-    try {
-      setGoals(await api.goals());
-    } catch (failure) {
-      setGoalsError(failure);
-    }
-  }, []);
+  const [store, setStore] = useState<GoalStore | null>(null);
+  const [snapshot, setSnapshot] = useState<GoalsSnapshot>(EMPTY);
 
   useEffect(() => {
-    if (userId !== null) return void reloadGoals();
-    setGoals(null);
-    setGoalsError(null);
-  }, [userId, reloadGoals]);
+    setSnapshot(EMPTY);
+    if (userId === null) return setStore(null);
+    const next = new GoalStore(userId);
+    setStore(next);
+    const unsubscribe = next.subscribe(() => setSnapshot(next.snapshot));
+    void next.start();
+    return () => {
+      unsubscribe();
+      next.stop();
+    };
+  }, [userId]);
 
-  const changes = useMemo(
+  const actions = useMemo(
     () => ({
-      putGoal: (goal: Goal) =>
-        setGoals((list) => {
-          const current = list ?? [];
-          return current.some((item) => item.id === goal.id)
-            ? current.map((item) => (item.id === goal.id ? goal : item))
-            : [...current, goal];
-        }),
+      reloadGoals: async () => store?.reload(),
+      putGoal: (goal: Goal) => store?.putGoal(goal),
       /** The server's answer for one date of one goal, applied to the latest list (never to a copy held by a page). */
-      putAmounts: (goalId: string, date: string, amounts: number[]) =>
-        setGoals((list) => (list ?? []).map((item) => (item.id === goalId ? withAmounts(item, date, amounts) : item))),
-      dropGoal: (id: string) => setGoals((list) => (list ?? []).filter((item) => item.id !== id)),
+      putAmounts: (goalId: string, date: string, amounts: number[]) => store?.putAmounts(goalId, date, amounts),
+      dropGoal: (id: string) => store?.dropGoal(id),
+      logToday: (goalId: string, date: string, amount: number) => store?.log(goalId, date, amount),
+      undoToday: (goalId: string, date: string) => store?.undo(goalId, date) ?? null,
+      dismissNotice: (id: number) => store?.dismissNotice(id),
+      setOrder: async (ids: string[]) => store?.setOrder(ids),
+      setArchived: async (goalId: string, archived: boolean) => store?.setArchived(goalId, archived),
     }),
-    [],
+    [store],
   );
 
-  // One object per change of the list, so the app context built from it changes only then.
-  return useMemo(() => ({ goals, goalsError, reloadGoals, ...changes }), [goals, goalsError, reloadGoals, changes]);
-}
-
-function withAmounts(goal: Goal, date: string, amounts: number[]): Goal {
-  const sets = { ...goal.sets };
-  if (amounts.length > 0) sets[date] = amounts;
-  else delete sets[date];
-  return { ...goal, sets };
+  // One object per change, so the app context built from it changes only then.
+  return useMemo(() => ({ ...snapshot, ...actions }), [snapshot, actions]);
 }

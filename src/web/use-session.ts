@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, type Me, onUnauthenticated } from './api.js';
+import { ApiError, api, type Me, onUnauthenticated } from './api.js';
 import { announce } from './components/Toast.js';
 import { errorText } from './errors.js';
 import { type Locale, preferredLocale, setUiLocale } from './i18n/index.js';
+import { idbClearAll, idbDelete, idbGet, idbPut } from './offline/idb.js';
 import { href } from './router.js';
 
 /** `failed`: /api/me did not answer with a user or a 401 (no connection, or a server error). */
@@ -34,11 +35,22 @@ export function useSession() {
       if (me) {
         applyLocale(me.locale);
         setSession({ state: 'in', me });
+        // Kept for an offline start (decision 0095).
+        void idbPut('copy', me, 'me').catch(() => undefined);
       } else {
         setSession({ state: 'out' });
+        void idbDelete('copy', ['me']).catch(() => undefined);
       }
     } catch (error) {
-      setSession({ state: 'failed', error });
+      // Offline (or the server down) after an earlier visit: open with the last known user and their local copy;
+      // the goal store asks the server again when the network is back.
+      const known = await idbGet<Me>('copy', 'me').catch(() => undefined);
+      if (known && error instanceof ApiError && (error.code === 'network' || error.status >= 500)) {
+        applyLocale(known.locale);
+        setSession({ state: 'in', me: known });
+      } else {
+        setSession({ state: 'failed', error });
+      }
     }
   }, [applyLocale]);
 
@@ -79,6 +91,8 @@ export function useSession() {
     try {
       await api.logout();
     } finally {
+      // Nothing of the user stays in this browser: the goal copy and the unsent queue go too (decision 0095).
+      await idbClearAll().catch(() => undefined);
       setSession({ state: 'out' });
       window.location.hash = href.login;
     }

@@ -127,6 +127,7 @@ async function checkLocale(browser: Browser, server: RunningServer, locale: (typ
 
   const pages: Array<[string, string]> = [
     ['#/goals', 'goals'],
+    ['#/arrange', 'order and archive'],
     [`#/goal/${goal.body.id}`, 'goal'],
     [`#/goal/${goal.body.id}/edit`, 'edit goal'],
     ['#/new', 'new goal'],

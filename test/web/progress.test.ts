@@ -13,6 +13,7 @@ import {
   isWithinGoal,
   localDateKey,
   quickAmounts,
+  usualAmount,
   streaks,
   weekdayIndex,
 } from '../../src/common/progress.js';
@@ -143,4 +144,15 @@ test('quick amounts: up to three round steps up to half the target, then the tar
   assert.deepEqual(quickAmounts(0.5), [0.5]);
   assert.deepEqual(quickAmounts(10000), [1000, 2500, 5000, 10000]);
   assert.deepEqual(quickAmounts(2), [1, 2]);
+});
+
+test('usual amount: the last positive amount logged, else the largest round step below the target', () => {
+  assert.equal(usualAmount({ daily: 50, sets: {} }), 25);
+  assert.equal(usualAmount({ daily: 10000, sets: {} }), 5000);
+  assert.equal(usualAmount({ daily: 8, sets: {} }), 1);
+  assert.equal(usualAmount({ daily: 1, sets: {} }), 1);
+  assert.equal(usualAmount({ daily: 0.5, sets: {} }), 0.5);
+  // The latest date wins, whatever order the keys come in; a correction (negative) is skipped.
+  assert.equal(usualAmount({ daily: 50, sets: { '2026-01-12': [12, -3], '2026-01-02': [40] } }), 12);
+  assert.equal(usualAmount({ daily: 50, sets: { '2026-01-02': [40], '2026-01-12': [-3] } }), 40);
 });

@@ -9,7 +9,7 @@ import { ErrorBody } from './errors.js';
 import * as S from './schemas.js';
 
 export type RouteAuth = 'required' | 'optional' | 'none';
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a route declares; the statuses every route of its kind can answer are added by `route()`. */
 interface RouteSpec<B, P, R extends TSchema, E extends number, O extends Record<number, TSchema>> {
@@ -256,6 +256,46 @@ export const ROUTES = {
     documentedBody: S.RemoveBody,
     params: S.LogParams,
     success: S.LogAnswer,
+    errors: [404],
+  }),
+  goalLayout: route({
+    method: 'GET',
+    url: '/api/goal-layout',
+    auth: 'required',
+    tags: ['goals'],
+    summary: "The caller's goal order and archived goals (decision 0093)",
+    success: S.GoalLayout,
+    errors: [],
+  }),
+  setGoalOrder: route({
+    method: 'PUT',
+    url: '/api/goal-layout/order',
+    auth: 'required',
+    tags: ['goals'],
+    summary:
+      'Put the listed goals first, in this order (404 goal_not_found names an id that is not a goal of the caller)',
+    body: S.GoalOrderBody,
+    success: S.Ok,
+    errors: [404],
+  }),
+  archiveGoal: route({
+    method: 'POST',
+    url: '/api/goals/:id/archive',
+    auth: 'required',
+    tags: ['goals'],
+    summary: 'Archive a goal: hidden from Today, kept with its data (again: ok)',
+    params: S.GoalParams,
+    success: S.Ok,
+    errors: [404],
+  }),
+  unarchiveGoal: route({
+    method: 'POST',
+    url: '/api/goals/:id/unarchive',
+    auth: 'required',
+    tags: ['goals'],
+    summary: 'Restore an archived goal (not archived: ok)',
+    params: S.GoalParams,
+    success: S.Ok,
     errors: [404],
   }),
   createInvite: route({

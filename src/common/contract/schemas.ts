@@ -136,6 +136,26 @@ export const LogAnswer = Type.Object(
   { additionalProperties: false },
 );
 
+// Goal layout (decision 0093): the user's order and archive, beside the spec's goal list, which keeps its shape.
+
+const GoalIdText = Type.String({ pattern: '^[0-9]{1,10}$', description: 'numeric goal id' });
+export const GoalLayout = Type.Object(
+  {
+    order: Type.Array(Type.String(), {
+      description: "every goal of the user, archived ones included, in the user's order",
+    }),
+    archived: Type.Array(Type.String(), { description: 'the archived goals (hidden from Today), in the same order' }),
+  },
+  { additionalProperties: false },
+);
+export const GoalOrderBody = Type.Object({
+  ids: Type.Array(GoalIdText, {
+    maxItems: GOAL_LIMITS.goalsPerUserMax,
+    uniqueItems: true,
+    description: 'goals first, in this order; goals not listed follow in creation order',
+  }),
+});
+
 // Invites
 
 export const InviteBody = Type.Object({ note: Type.Optional(Text(LIMITS.inviteNoteMax)) });
@@ -199,4 +219,5 @@ export type Invite = Static<typeof Invite>;
 export type InviteCreated = Static<typeof InviteCreated>;
 export type AdminUser = Static<typeof AdminUser>;
 export type Ok = Static<typeof Ok>;
+export type GoalLayout = Static<typeof GoalLayout>;
 export type ImportAnswer = Static<typeof ImportAnswer>;

@@ -39,6 +39,7 @@ export async function deleteUserEverywhere(db: Kysely<Database>, user: { id: num
       ...clientBuckets.map((row) => row.key).filter((key) => isUserClientBucket(key, user.email)),
     ];
     await trx.deleteFrom('goal_entries').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('goal_layout').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('goals').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('remember_tokens').where('user_id', '=', user.id).execute();

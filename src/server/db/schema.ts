@@ -13,6 +13,7 @@ export interface Database {
   throttle_buckets: ThrottleBucketsTable;
   goals: GoalsTable;
   goal_entries: GoalEntriesTable;
+  goal_layout: GoalLayoutTable;
   backup_runs: BackupRunsTable;
   server_state: ServerStateTable;
 }
@@ -136,4 +137,14 @@ export interface ServerStateTable {
   key: string;
   value: string;
   updated_at: number;
+}
+
+/** A goal's place in its owner's order and its archive state (migration 0008, decision 0093). */
+export interface GoalLayoutTable {
+  goal_id: number;
+  user_id: number;
+  /** null: never placed; such goals come after the placed ones, in creation order. */
+  position: number | null;
+  /** null: not archived. */
+  archived_at: number | null;
 }

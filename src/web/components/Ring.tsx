@@ -14,7 +14,7 @@ export function Ring({
   done: number;
   target: number;
   unit: string;
-  size?: 'normal' | 'large';
+  size?: 'small' | 'normal' | 'large';
 }) {
   const fraction = target > 0 ? Math.min(done / target, 1) : done > 0 ? 1 : 0;
   const met = isMet(done, target);
@@ -26,14 +26,17 @@ export function Ring({
       aria-label={t('goal.ringLabel', { done, target, unit })}
     >
       <circle class="ring-track" cx="60" cy="60" r={RADIUS} />
-      <circle
-        class="ring-value"
-        cx="60"
-        cy="60"
-        r={RADIUS}
-        stroke-dasharray={`${fraction * CIRCUMFERENCE} ${CIRCUMFERENCE}`}
-        transform="rotate(-90 60 60)"
-      />
+      {/* Nothing done draws nothing: a zero-length round stroke would show as a dot. */}
+      {fraction > 0 && (
+        <circle
+          class="ring-value"
+          cx="60"
+          cy="60"
+          r={RADIUS}
+          stroke-dasharray={`${fraction * CIRCUMFERENCE} ${CIRCUMFERENCE}`}
+          transform="rotate(-90 60 60)"
+        />
+      )}
       <text class="ring-done" x="60" y={met ? 58 : 62} text-anchor="middle">
         {formatNumber(done)}
       </text>

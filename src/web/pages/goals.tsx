@@ -1,18 +1,18 @@
 import type { ComponentChildren } from 'preact';
-import { isWithinGoal, localDateKey } from '../../common/progress.js';
+import { daysBetween, goalTotals, localDateKey, startDateKey } from '../../common/progress.js';
 import type { Goal } from '../api.js';
-import { GoalSummary } from '../components/GoalSummary.js';
-import { Heatmap } from '../components/Heatmap.js';
-import { Page } from '../components/Page.js';
-import { QuickLog } from '../components/QuickLog.js';
 import { FormMessage } from '../components/Field.js';
+import { Page } from '../components/Page.js';
+import { TodayRow } from '../components/TodayRow.js';
 import { useApp } from '../context.js';
 import { errorText } from '../errors.js';
-import { t } from '../i18n/index.js';
+import { todaySections } from '../goal-order.js';
+import { t, tp } from '../i18n/index.js';
 import { href } from '../router.js';
 
-/** The dashboard: every goal with today's progress, one-tap logging and its recent calendar. */
+/** Today: one compact row per running goal; upcoming and finished goals in collapsed sections; archived ones not. */
 export function GoalsPage() {
+  const app = useApp();
   const today = localDateKey(new Date());
   return (
     <Page
@@ -23,38 +23,85 @@ export function GoalsPage() {
         </a>
       }
     >
+      {app.offline && <p class="card offline-note">{t('today.offline')}</p>}
+      <Notices />
       <GoalsLoaded>
-        {(goals) =>
-          goals.length === 0 ? (
-            <p class="card empty">{t('goals.empty')}</p>
-          ) : (
-            <div class="goal-list">
-              {goals.map((goal) => (
-                <GoalCard key={goal.id} goal={goal} today={today} />
-              ))}
-            </div>
-          )
-        }
+        {(goals) => {
+          if (goals.length === 0) return <p class="card empty">{t('goals.empty')}</p>;
+          const { running, upcoming, finished } = todaySections(goals, app.layout, today);
+          return (
+            <>
+              {running.length > 0 && (
+                <ul class="today-list" aria-label={t('goals.title')}>
+                  {running.map((goal) => (
+                    <TodayRow key={goal.id} goal={goal} today={today} />
+                  ))}
+                </ul>
+              )}
+              {running.length + upcoming.length + finished.length === 0 && (
+                <p class="card empty">{t('today.allArchived')}</p>
+              )}
+              {upcoming.length > 0 && (
+                <OtherGoals title={t('today.upcoming', { count: upcoming.length })} goals={upcoming}>
+                  {(goal) => tp('goal.startsIn', daysBetween(today, startDateKey(goal)))}
+                </OtherGoals>
+              )}
+              {finished.length > 0 && (
+                <OtherGoals title={t('today.finished', { count: finished.length })} goals={finished}>
+                  {(goal) => {
+                    const totals = goalTotals(goal);
+                    return t('goal.total', { done: totals.done, target: totals.target, unit: goal.unit });
+                  }}
+                </OtherGoals>
+              )}
+              <p>
+                <a href={href.arrange}>{t('today.arrange')}</a>
+              </p>
+            </>
+          );
+        }}
       </GoalsLoaded>
     </Page>
   );
 }
 
-function GoalCard({ goal, today }: { goal: Goal; today: string }) {
+/** A collapsed section of goals that cannot be logged today, each with one line about where it stands. */
+function OtherGoals({ title, goals, children }: { title: string; goals: Goal[]; children: (goal: Goal) => string }) {
   return (
-    <article class="card goal-card" aria-labelledby={`goal-${goal.id}-name`}>
-      <h2 id={`goal-${goal.id}-name`}>
-        <a href={href.goal(goal.id)}>{goal.name}</a>
-      </h2>
-      <GoalSummary goal={goal} today={today} />
-      {isWithinGoal(goal, today) && <QuickLog goal={goal} today={today} />}
-      <Heatmap goal={goal} today={today} compact />
-      <p>
-        <a href={href.goal(goal.id)}>
-          {t('goal.details')} <span class="visually-hidden">{goal.name}</span> <span aria-hidden="true">→</span>
-        </a>
-      </p>
-    </article>
+    <details class="card today-other">
+      <summary>
+        <h2>{title}</h2>
+      </summary>
+      <ul>
+        {goals.map((goal) => (
+          <li key={goal.id}>
+            <a href={href.goal(goal.id)}>{goal.name}</a> <span class="muted">{children(goal)}</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** Queued entries that were dropped (goal deleted elsewhere) or refused: said once, until dismissed. */
+function Notices() {
+  const app = useApp();
+  if (app.notices.length === 0) return null;
+  return (
+    <div class="notices" role="alert">
+      {app.notices.map((notice) => (
+        <p key={notice.id} class="card notice">
+          <span>
+            {notice.kind === 'goalGone'
+              ? t('today.goalGone', { name: notice.goalName })
+              : t('today.refused', { name: notice.goalName, reason: errorText(notice.error) })}
+          </span>{' '}
+          <button type="button" class="link-button" onClick={() => app.dismissNotice(notice.id)}>
+            {t('today.dismiss')}
+          </button>
+        </p>
+      ))}
+    </div>
   );
 }
 

@@ -96,3 +96,71 @@ async function cacheAssetsOf(html) {
     if (new URL(href).pathname.startsWith('/assets/') && !keep.has(href)) await cache.delete(href);
   }
 }
+
+// Background Sync (decision 0095): the app asks for a sync when it queues a log or an undo. When the network is back
+// the browser wakes this worker: an open app is told to send its queue itself (it shows the result); with no tab
+// open the worker sends the IndexedDB outbox (src/web/offline/idb.ts, goal-store.ts) with the same rules. Every log
+// carries its entry_id, so the app and the worker sending the same entry add it once.
+const SYNC_TAG = 'steady-outbox';
+
+self.addEventListener('sync', (event) => {
+  if (event.tag === SYNC_TAG) event.waitUntil(syncOutbox());
+});
+
+async function syncOutbox() {
+  const windows = await self.clients.matchAll({ type: 'window' });
+  if (windows.length > 0) {
+    for (const client of windows) client.postMessage({ type: 'steady-sync' });
+    return;
+  }
+  const db = await openOutbox();
+  if (!db) return;
+  const ops = (await inStore(db, 'outbox', 'readonly', (store) => store.getAll())).sort((a, b) => a.seq - b.seq);
+  for (const op of ops) {
+    const path = `/api/goals/${encodeURIComponent(op.goal_id)}/sets/${encodeURIComponent(op.date)}`;
+    const body =
+      op.kind === 'log'
+        ? { amount: op.amount, entry_id: op.entry_id }
+        : op.entry_id
+          ? { entry_id: op.entry_id }
+          : { amount: op.amount };
+    // A network failure rejects: the browser runs the sync again later.
+    const response = await fetch(op.kind === 'log' ? path : `${path}/remove`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    // Not the entry's fault (server trouble, no session): keep it and everything after it for later.
+    if (response.status >= 500 || response.status === 429 || response.status === 401) {
+      throw new Error(`outbox sync: ${response.status}`);
+    }
+    if (response.ok && op.kind === 'log') {
+      const mine = { user_id: op.user_id, entry_id: op.entry_id, goal_id: op.goal_id, date: op.date, amount: op.amount };
+      await inStore(db, 'mine', 'readwrite', (store) => store.put({ ...mine, removed: false }));
+    }
+    // Sent, or refused for good (a goal deleted elsewhere: 404): either way it leaves the queue.
+    await inStore(db, 'outbox', 'readwrite', (store) => store.delete(op.seq));
+  }
+}
+
+function openOutbox() {
+  return new Promise((resolve) => {
+    const request = indexedDB.open('steady');
+    request.onupgradeneeded = () => {
+      // The app has not made its database yet: nothing is queued.
+      request.transaction.abort();
+    };
+    request.onsuccess = () => resolve(request.result);
+    // No database (or none usable): nothing to send.
+    request.onerror = () => resolve(null);
+  });
+}
+
+function inStore(db, name, mode, action) {
+  return new Promise((resolve, reject) => {
+    const request = action(db.transaction(name, mode).objectStore(name));
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}

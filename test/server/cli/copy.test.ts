@@ -60,7 +60,9 @@ test(
         sets: { '2026-01-14': [0.1, 0.2, -3] },
       })
     ).body;
-    await anna.post('/api/goals', { name: 'Second' });
+    const second = (await anna.post('/api/goals', { name: 'Second' })).body.id;
+    await anna.put('/api/goal-layout/order', { ids: [second, goal.id] });
+    await anna.post(`/api/goals/${goal.id}/archive`);
     const pending = (await anna.post('/api/invite', { note: 'for Carl' })).body.url as string;
     await anna.post('/api/change-password', { old_password: 'wrong wrong', new_password: 'whatever 123' });
     await source.client().post('/api/reset-request', { email: 'ben@example.com' });
@@ -72,6 +74,7 @@ test(
     assert.equal(toPg.code, 0);
     assert.match(toPg.stdout, /^users\s+2$/m);
     assert.match(toPg.stdout, /^goals\s+3$/m);
+    assert.match(toPg.stdout, /^goal_layout\s+2$/m);
     assert.match(toPg.stdout, /Copied \d+ rows in \d+ tables from SQLite .* to PostgreSQL .*; the counts match\./);
     assert.deepEqual(await dump(postgres.url), original);
 
@@ -94,6 +97,10 @@ test(
     assert.deepEqual(goals[0], goal);
     const created = (await client.post('/api/goals', { name: 'New after the move' })).body;
     assert.ok(Number(created.id) > Number(goals[1].id));
+    assert.deepEqual((await client.get('/api/goal-layout')).body, {
+      order: [goals[1].id, goal.id, created.id],
+      archived: [goal.id],
+    });
     const invites = (await client.get('/api/invites')).body;
     assert.equal(invites.find((invite: { note: string }) => invite.note === 'for Carl').url, pending);
     const token = new URL(pending).searchParams.get('invite');

@@ -59,8 +59,10 @@ test('DELETE /api/me removes every row of the user in every table, logs out ever
   const anna = await registerWith(await inviteTokenFrom(ben), 'anna@example.com');
   const carl = await registerWith(await inviteTokenFrom(anna), 'carl@example.com');
   await inviteTokenFrom(anna);
-  await anna.post('/api/goals', { name: 'Push-ups', sets: { '2026-01-15': [5] } });
-  await anna.post('/api/goals', { name: 'Reading' });
+  const pushUps = (await anna.post('/api/goals', { name: 'Push-ups', sets: { '2026-01-15': [5] } })).body.id;
+  const reading = (await anna.post('/api/goals', { name: 'Reading' })).body.id;
+  await anna.put('/api/goal-layout/order', { ids: [reading, pushUps] });
+  await anna.post(`/api/goals/${pushUps}/archive`);
   const annaPhone = steady.client();
   assert.equal((await annaPhone.post('/api/login', { email: 'anna@example.com', password: PASSWORD })).status, 200);
   assert.equal((await steady.client().post('/api/reset-request', { email: 'anna@example.com' })).status, 200);
@@ -69,7 +71,7 @@ test('DELETE /api/me removes every row of the user in every table, logs out ever
   const annaUser = { id: me.id as number, email: 'anna@example.com' };
 
   const before = await rowsOfUser(annaUser);
-  for (const table of ['users', 'goals', 'goal_entries', 'sessions', 'remember_tokens', 'password_resets', 'invites', 'throttle_buckets']) {
+  for (const table of ['users', 'goals', 'goal_entries', 'goal_layout', 'sessions', 'remember_tokens', 'password_resets', 'invites', 'throttle_buckets']) {
     assert.ok((before[table] ?? 0) > 0, `anna has rows in ${table} before: ${JSON.stringify(before)}`);
   }
   const othersBefore = await rowsOfUser({ id: (await ben.get('/api/me')).body.id, email: 'ben@example.com' });

@@ -1,0 +1,93 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/**
+ * The goal layout's SQL (decision 0093): each goal's place in its owner's order and its archive state, in the
+ * `goal_layout` table. Goals never placed come after the placed ones in creation order.
+ */
+
+type Db = Kysely<Database>;
+
+export interface GoalLayout {
+  /** Every goal of the user, archived ones included, in the user's order. */
+  order: number[];
+  archived: number[];
+}
+
+export async function readGoalLayout(db: Db, userId: number): Promise<GoalLayout> {
+  const rows = await db
+    .selectFrom('goals')
+    .leftJoin('goal_layout', 'goal_layout.goal_id', 'goals.id')
+    .select(['goals.id as id', 'goal_layout.archived_at as archived_at'])
+    .where('goals.user_id', '=', userId)
+    .orderBy(sql`case when goal_layout.position is null then 1 else 0 end`)
+    .orderBy('goal_layout.position')
+    .orderBy('goals.id')
+    .execute();
+  return {
+    order: rows.map((row) => row.id),
+    archived: rows.filter((row) => row.archived_at !== null).map((row) => row.id),
+  };
+}
+
+/** The ids among `goalIds` that are not goals of the user (another user's, deleted, never existing). */
+async function foreignGoalIds(db: Db, userId: number, goalIds: number[]): Promise<number[]> {
+  if (goalIds.length === 0) return [];
+  const own = await db
+    .selectFrom('goals')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('id', 'in', goalIds)
+    .execute();
+  const ownIds = new Set(own.map((row) => row.id));
+  return goalIds.filter((id) => !ownIds.has(id));
+}
+
+/**
+ * Places the listed goals first, in the listed order; the user's other goals lose their place (they follow in
+ * creation order). Answers the ids that are not the user's goals, and then changes nothing.
+ */
+export async function setGoalOrder(db: Db, userId: number, goalIds: number[]): Promise<number[]> {
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      // Takes SQLite's write lock at once / locks the user's goal rows, so two devices reordering serialise.
+      await trx.updateTable('goal_layout').set({ position: null }).where('user_id', '=', userId).execute();
+      const foreign = await foreignGoalIds(trx, userId, goalIds);
+      if (foreign.length > 0) {
+        // Undo the reset above: nothing changes for a refused request.
+        throw new ForeignGoals(foreign);
+      }
+      for (const [position, goalId] of goalIds.entries()) {
+        await trx
+          .insertInto('goal_layout')
+          .values({ goal_id: goalId, user_id: userId, position, archived_at: null })
+          .onConflict((oc) => oc.column('goal_id').doUpdateSet({ position }))
+          .execute();
+      }
+      return [];
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ForeignGoals) return error.goalIds;
+      throw error;
+    });
+}
+
+class ForeignGoals extends Error {
+  constructor(readonly goalIds: number[]) {
+    super('not the user’s goals');
+  }
+}
+
+/** Archives (`now`) or restores (null) one goal of the user; false when the user has no such goal. */
+export async function setGoalArchived(db: Db, userId: number, goalId: number, archivedAt: number | null) {
+  return db.transaction().execute(async (trx) => {
+    if ((await foreignGoalIds(trx, userId, [goalId])).length > 0) return false;
+    await trx
+      .insertInto('goal_layout')
+      .values({ goal_id: goalId, user_id: userId, position: null, archived_at: archivedAt })
+      .onConflict((oc) => oc.column('goal_id').doUpdateSet({ archived_at: archivedAt }))
+      .execute();
+    return true;
+  });
+}

@@ -1,0 +1,144 @@
+import { useState } from 'preact/hooks';
+import { dayTotal, quickAmounts, roundAmount, usualAmount } from '../../common/progress.js';
+import type { Goal } from '../api.js';
+import { useApp } from '../context.js';
+import { formatNumber, t, tp } from '../i18n/index.js';
+import { href } from '../router.js';
+import { parseAmount } from './amounts.js';
+import { Ring } from './Ring.js';
+
+/**
+ * One running goal on Today: name (the goal page is one tap away), today's amount of the target, a small ring,
+ * what is left, one large button logging the usual amount, undo, and the other amounts one tap away. Logging goes
+ * through the outbox: the row changes at once; entries not yet sent are counted on the row. The buttons are never
+ * disabled, so keyboard focus stays where it was after logging and after undo.
+ */
+export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
+  const app = useApp();
+  const [more, setMore] = useState(false);
+  const done = dayTotal(goal.sets, today);
+  const left = roundAmount(goal.daily - done);
+  const usual = usualAmount(goal);
+  const pending = app.pending[goal.id] ?? 0;
+  const hasToday = (goal.sets[today] ?? []).length > 0;
+  const nameId = `today-${goal.id}-name`;
+  const moreId = `today-${goal.id}-more`;
+
+  function log(amount: number) {
+    app.logToday(goal.id, today, amount);
+    app.announce(t('goal.logged', { amount: formatNumber(amount), unit: goal.unit }));
+  }
+
+  function undo() {
+    const amount = app.undoToday(goal.id, today);
+    app.announce(
+      amount === null ? t('today.nothingToUndo') : t('goal.removed', { amount: formatNumber(amount), unit: goal.unit }),
+    );
+  }
+
+  return (
+    <li class="today-row" aria-labelledby={nameId}>
+      <div class="today-main">
+        <Ring done={done} target={goal.daily} unit={goal.unit} size="small" />
+        <div class="today-text">
+          <h2 id={nameId} class="today-name">
+            <a href={href.goal(goal.id)}>{goal.name}</a>
+          </h2>
+          <p class="today-amounts">
+            {formatNumber(done)} / {formatNumber(goal.daily)} {goal.unit}
+            <span class="today-left">
+              {' · '}
+              {left > 0 ? t('today.left', { left }) : t('today.met')}
+            </span>
+          </p>
+          {pending > 0 && (
+            <p class="today-pending">
+              <span aria-hidden="true">⟳ </span>
+              {tp('today.pending', pending)}
+            </p>
+          )}
+        </div>
+        <button type="button" class="primary today-log" onClick={() => log(usual)}>
+          +{formatNumber(usual)}
+          <span class="visually-hidden">
+            {' '}
+            {goal.unit}, {goal.name}
+          </span>
+        </button>
+      </div>
+      <div class="today-actions">
+        <button
+          type="button"
+          class="link-button"
+          aria-expanded={more}
+          aria-controls={moreId}
+          onClick={() => setMore(!more)}
+        >
+          {t('today.more')}
+          <span class="visually-hidden"> – {goal.name}</span>
+        </button>
+        <button type="button" class="link-button today-undo" aria-disabled={!hasToday} onClick={undo}>
+          <span aria-hidden="true">↶ </span>
+          {t('today.undo')}
+          <span class="visually-hidden"> – {goal.name}</span>
+        </button>
+      </div>
+      {more && <OtherAmounts id={moreId} goal={goal} usual={usual} onAmount={log} />}
+    </li>
+  );
+}
+
+/** The round steps and the target besides the usual amount, and any amount typed in. */
+function OtherAmounts({
+  id,
+  goal,
+  usual,
+  onAmount,
+}: {
+  id: string;
+  goal: Goal;
+  usual: number;
+  onAmount: (amount: number) => void;
+}) {
+  const [typed, setTyped] = useState('');
+  const inputId = `${id}-custom`;
+  const amount = parseAmount(typed);
+  return (
+    <div id={id} class="today-more" role="group" aria-label={t('today.moreFor', { name: goal.name })}>
+      {quickAmounts(goal.daily)
+        .filter((value) => value !== usual)
+        .map((value) => (
+          <button key={value} type="button" class="quick" onClick={() => onAmount(value)}>
+            +{formatNumber(value)}
+            <span class="visually-hidden"> {goal.unit}</span>
+          </button>
+        ))}
+      <form
+        class="today-custom"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (amount === null) return;
+          onAmount(amount);
+          setTyped('');
+        }}
+      >
+        <label for={inputId} class="visually-hidden">
+          {t('goal.custom')} ({goal.unit})
+        </label>
+        <input
+          id={inputId}
+          type="number"
+          inputMode="decimal"
+          step="any"
+          min="0"
+          placeholder={t('goal.custom')}
+          value={typed}
+          onInput={(event) => setTyped(event.currentTarget.value)}
+        />
+        <button type="submit" aria-disabled={amount === null}>
+          {t('goal.add')}
+        </button>
+      </form>
+    </div>
+  );
+}

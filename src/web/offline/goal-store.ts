@@ -1,0 +1,399 @@
+import { addDays, localDateKey } from '../../common/progress.js';
+import { ApiError, api, type Goal, type GoalLayout, newEntryId } from '../api.js';
+import { idbAll, idbDelete, idbGet, idbPut } from './idb.js';
+import { type Entry, type QueuedOp, withQueuedOps } from './overlay.js';
+import { requestBackgroundSync } from './background-sync.js';
+
+/**
+ * The logged-in user's goals as the app shows them (decision 0095): the last goals the server answered (kept in
+ * IndexedDB, so the app opens offline), with the logs and removals not yet sent laid over them. Every log and undo
+ * goes through the outbox: it shows at once, is written to IndexedDB (survives reload and a closed tab) and is sent
+ * in order; a failure to reach the server is retried with backoff, on the `online` event and at the next start.
+ * Each log carries an `entry_id`, so sending it twice (a retry, another tab, Background Sync) adds it once.
+ */
+
+/** Something the person must see: queued entries dropped because the goal is gone, or a refused log. */
+export interface Notice {
+  id: number;
+  kind: 'goalGone' | 'refused';
+  goalName: string;
+  /** The refusal (translated where it is shown); null for `goalGone`. */
+  error: unknown;
+}
+
+export interface GoalsSnapshot {
+  /** null until the first copy (local or from the server) is there. */
+  goals: Goal[] | null;
+  /** The failure of the last load when there is no copy to show, else null. */
+  goalsError: unknown;
+  layout: GoalLayout | null;
+  /** Queued (not yet confirmed) logs and removals per goal id. */
+  pending: Record<string, number>;
+  notices: Notice[];
+  /** The last attempt to reach the server failed for want of a connection. */
+  offline: boolean;
+}
+
+/** An entry this device logged and the server confirmed: undo names it by its id. */
+interface MyEntry extends Entry {
+  entry_id: string;
+  user_id: number;
+  removed: boolean;
+}
+
+const BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
+
+export class GoalStore {
+  private server: Goal[] | null = null;
+  private layout: GoalLayout | null = null;
+  private ops: QueuedOp[] = [];
+  private mine = new Map<string, MyEntry>();
+  private goalsError: unknown = null;
+  private notices: Notice[] = [];
+  private offline = false;
+  private inFlight: QueuedOp | null = null;
+  /** Outbox writes not finished yet: an entry is sent only once it is stored (its `seq` known). */
+  private readonly writes = new Map<QueuedOp, Promise<void>>();
+  /** Counts sends started and finished: a goal list fetched meanwhile may be older than an answer already applied. */
+  private sends = 0;
+  private failures = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+  private noticeSerial = 0;
+  private readonly listeners = new Set<() => void>();
+  snapshot: GoalsSnapshot = { goals: null, goalsError: null, layout: null, pending: {}, notices: [], offline: false };
+
+  constructor(readonly userId: number) {}
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The local copy first (instant, and all there is offline), then the server's goals, then the outbox. */
+  async start(): Promise<void> {
+    window.addEventListener('online', this.onOnline);
+    document.addEventListener('visibilitychange', this.onVisible);
+    navigator.serviceWorker?.addEventListener('message', this.onWorkerMessage);
+    await this.loadCopy().catch(() => undefined);
+    if (this.stopped) return;
+    this.emit();
+    void this.flush();
+    await this.reload();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    window.removeEventListener('online', this.onOnline);
+    document.removeEventListener('visibilitychange', this.onVisible);
+    navigator.serviceWorker?.removeEventListener('message', this.onWorkerMessage);
+  }
+
+  private readonly onOnline = () => {
+    this.failures = 0;
+    void this.flush();
+    void this.reload();
+  };
+  /** Back to the app after a while: other devices may have logged. */
+  private readonly onVisible = () => {
+    if (document.visibilityState === 'visible') void this.reload();
+  };
+  private readonly onWorkerMessage = (event: MessageEvent) => {
+    if ((event.data as { type?: unknown } | null)?.type === 'steady-sync') this.onOnline();
+  };
+
+  private async loadCopy(): Promise<void> {
+    const [goals, layout, ops, mine] = await Promise.all([
+      idbGet<Goal[]>('copy', `goals:${this.userId}`),
+      idbGet<GoalLayout>('copy', `layout:${this.userId}`),
+      idbAll<QueuedOp>('outbox'),
+      idbAll<MyEntry>('mine'),
+    ]);
+    if (goals && this.server === null) this.server = goals;
+    if (layout && this.layout === null) this.layout = layout;
+    this.ops = ops.filter((op) => op.user_id === this.userId).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+    // Only recent entries can still be undone from Today; older ones are forgotten.
+    const oldest = addDays(localDateKey(new Date()), -2);
+    const stale = mine.filter((entry) => entry.date < oldest).map((entry) => entry.entry_id);
+    for (const entry of mine)
+      if (entry.user_id === this.userId && entry.date >= oldest) this.mine.set(entry.entry_id, entry);
+    void idbDelete('mine', stale).catch(() => undefined);
+  }
+
+  /** Fetches goals and layout; offline, the local copy stays on screen and the failure is shown only without one. */
+  async reload(): Promise<void> {
+    if (this.server === null) this.goalsError = null;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const mark = this.sends;
+      try {
+        const [goals, layout] = await Promise.all([api.goals(), api.goalLayout()]);
+        if (this.stopped) return;
+        // A send started or ended meanwhile: this list may miss its entry, or hold one still queued. Ask again.
+        if (mark !== this.sends || this.inFlight) continue;
+        this.offline = false;
+        this.goalsError = null;
+        this.layout = layout;
+        this.setServer(goals);
+        return;
+      } catch (failure) {
+        if (this.stopped) return;
+        this.offline = failure instanceof ApiError && failure.code === 'network';
+        if (this.server === null) this.goalsError = failure;
+        this.emit();
+        return;
+      }
+    }
+  }
+
+  // Changes pages make after the server accepted them (goal form, delete).
+
+  putGoal(goal: Goal): void {
+    const list = this.server ?? [];
+    this.setServer(
+      list.some((item) => item.id === goal.id)
+        ? list.map((item) => (item.id === goal.id ? goal : item))
+        : [...list, goal],
+    );
+  }
+
+  putAmounts(goalId: string, date: string, amounts: number[]): void {
+    this.setServer((this.server ?? []).map((goal) => (goal.id === goalId ? withAmounts(goal, date, amounts) : goal)));
+  }
+
+  dropGoal(goalId: string): void {
+    this.dropOps((op) => op.goal_id === goalId);
+    this.setServer((this.server ?? []).filter((goal) => goal.id !== goalId));
+  }
+
+  // Logging from Today: through the outbox.
+
+  /** Logs `amount` now (shown at once) and sends it when it can. */
+  log(goalId: string, date: string, amount: number): void {
+    void this.enqueue({ user_id: this.userId, kind: 'log', entry_id: newEntryId(), goal_id: goalId, date, amount });
+  }
+
+  /**
+   * Takes back this device's last entry of the goal and date: a queued log leaves the queue, a sent one is removed
+   * by its `entry_id`; an entry from elsewhere, by its amount. Answers the amount taken back, or null.
+   */
+  undo(goalId: string, date: string): number | null {
+    const sameDay = (entry: Entry) => entry.goal_id === goalId && entry.date === date;
+    const last = lastOf(this.ops, sameDay);
+    if (last?.kind === 'log' && last !== this.inFlight) {
+      this.dropOps((op) => op === last);
+      return last.amount;
+    }
+    if (last?.kind === 'log') {
+      void this.enqueue({ ...last, seq: undefined, kind: 'remove' });
+      return last.amount;
+    }
+    const mine = lastOf([...this.mine.values()], (entry) => sameDay(entry) && !entry.removed);
+    if (mine) {
+      mine.removed = true;
+      void idbPut('mine', mine).catch(() => undefined);
+      void this.enqueue({
+        user_id: this.userId,
+        kind: 'remove',
+        entry_id: mine.entry_id,
+        goal_id: goalId,
+        date,
+        amount: mine.amount,
+      });
+      return mine.amount;
+    }
+    const amounts = this.snapshot.goals?.find((goal) => goal.id === goalId)?.sets[date] ?? [];
+    const amount = amounts.at(-1);
+    if (amount === undefined) return null;
+    void this.enqueue({ user_id: this.userId, kind: 'remove', entry_id: null, goal_id: goalId, date, amount });
+    return amount;
+  }
+
+  dismissNotice(id: number): void {
+    this.notices = this.notices.filter((notice) => notice.id !== id);
+    this.emit();
+  }
+
+  // Layout: shown at once, put back if the server refuses.
+
+  async setOrder(ids: string[]): Promise<void> {
+    await this.changeLayout({ order: ids, archived: this.layout?.archived ?? [] }, () => api.setGoalOrder(ids));
+  }
+
+  async setArchived(goalId: string, archived: boolean): Promise<void> {
+    const current = this.layout?.archived ?? [];
+    const next = archived ? [...current.filter((id) => id !== goalId), goalId] : current.filter((id) => id !== goalId);
+    await this.changeLayout({ order: this.layout?.order ?? [], archived: next }, () =>
+      api.setArchived(goalId, archived),
+    );
+  }
+
+  private async changeLayout(next: GoalLayout, send: () => Promise<unknown>): Promise<void> {
+    const before = this.layout;
+    this.setLayout(next);
+    try {
+      await send();
+    } catch (failure) {
+      this.setLayout(before);
+      throw failure;
+    }
+  }
+
+  private setLayout(layout: GoalLayout | null): void {
+    this.layout = layout;
+    if (layout) void idbPut('copy', layout, `layout:${this.userId}`).catch(() => undefined);
+    this.emit();
+  }
+
+  // The outbox.
+
+  private async enqueue(op: QueuedOp): Promise<void> {
+    this.ops.push(op);
+    this.emit();
+    const written = idbPut('outbox', withoutSeq(op)).then(
+      (seq) => void (op.seq = Number(seq)),
+      // No IndexedDB: the entry is sent from memory, and lost if the tab closes first.
+      () => undefined,
+    );
+    this.writes.set(op, written);
+    await written;
+    this.writes.delete(op);
+    requestBackgroundSync();
+    void this.flush();
+  }
+
+  /** Sends the queue in order, one at a time. */
+  async flush(): Promise<void> {
+    const op = this.ops[0];
+    if (!op || this.inFlight || this.stopped) return;
+    clearTimeout(this.retryTimer);
+    this.inFlight = op;
+    this.sends++;
+    try {
+      await this.writes.get(op);
+      const answer =
+        op.kind === 'log'
+          ? await api.addAmount(op.goal_id, op.date, op.amount, op.entry_id ?? undefined)
+          : op.entry_id
+            ? await api.removeEntry(op.goal_id, op.date, op.entry_id)
+            : await api.removeAmount(op.goal_id, op.date, op.amount);
+      this.failures = 0;
+      this.offline = false;
+      if (op.kind === 'log') this.remember(op);
+      this.ops = this.ops.filter((queued) => queued !== op);
+      void this.forget(op);
+      this.putAmounts(op.goal_id, answer.date, answer.amounts);
+    } catch (failure) {
+      if (!this.handleFailure(op, failure)) return;
+    } finally {
+      this.inFlight = null;
+      this.sends++;
+    }
+    void this.flush();
+  }
+
+  /** Answers true when the queue can go on with the next entry. */
+  private handleFailure(op: QueuedOp, failure: unknown): boolean {
+    const code = failure instanceof ApiError ? failure.code : 'network';
+    const status = failure instanceof ApiError ? failure.status : 0;
+    if (code === 'network' || status >= 500 || status === 429 || code === 'unauthenticated') {
+      // Not the entry's fault: keep it (and everything after it) and try again later; after a 401 the next login
+      // sends it.
+      this.offline = code === 'network';
+      if (code !== 'unauthenticated') this.retryLater();
+      this.emit();
+      return false;
+    }
+    const goal = this.server?.find((item) => item.id === op.goal_id);
+    // The entry is settled: it may leave the queue (dropOps keeps the one in flight).
+    this.inFlight = null;
+    if (code === 'goal_not_found') {
+      // Deleted on another device: nothing of it can be sent any more. Say so once, never retry.
+      this.addNotice('goalGone', goal?.name ?? '', null);
+      this.dropGoal(op.goal_id);
+    } else {
+      // amount_not_found: the entry was already gone (removed elsewhere); quietly done. Anything else is refused
+      // for good: the row rolls back and says why.
+      this.dropOps((queued) => queued === op);
+      if (code !== 'amount_not_found') this.addNotice('refused', goal?.name ?? '', failure);
+    }
+    return true;
+  }
+
+  private retryLater(): void {
+    const delay = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)]!;
+    this.failures++;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => void this.flush(), delay);
+  }
+
+  private remember(op: QueuedOp): void {
+    const entry: MyEntry = {
+      user_id: this.userId,
+      entry_id: op.entry_id!,
+      goal_id: op.goal_id,
+      date: op.date,
+      amount: op.amount,
+      // Undone while it was on its way: its removal is queued already.
+      removed: this.ops.some((queued) => queued.kind === 'remove' && queued.entry_id === op.entry_id),
+    };
+    this.mine.set(entry.entry_id, entry);
+    void idbPut('mine', entry).catch(() => undefined);
+  }
+
+  private async forget(op: QueuedOp): Promise<void> {
+    if (op.seq !== undefined) await idbDelete('outbox', [op.seq]).catch(() => undefined);
+  }
+
+  private dropOps(which: (op: QueuedOp) => boolean): void {
+    const dropped = this.ops.filter((op) => which(op) && op !== this.inFlight);
+    if (dropped.length === 0) return;
+    this.ops = this.ops.filter((op) => !dropped.includes(op));
+    for (const op of dropped) void this.forget(op);
+    this.emit();
+  }
+
+  private addNotice(kind: Notice['kind'], goalName: string, error: unknown): void {
+    this.notices = [...this.notices, { id: ++this.noticeSerial, kind, goalName, error }];
+    this.emit();
+  }
+
+  private setServer(goals: Goal[]): void {
+    this.server = goals;
+    void idbPut('copy', goals, `goals:${this.userId}`).catch(() => undefined);
+    this.emit();
+  }
+
+  private emit(): void {
+    if (this.stopped) return;
+    const pending: Record<string, number> = {};
+    for (const op of this.ops) pending[op.goal_id] = (pending[op.goal_id] ?? 0) + 1;
+    this.snapshot = {
+      goals: this.server && withQueuedOps(this.server, this.ops),
+      goalsError: this.goalsError,
+      layout: this.layout,
+      pending,
+      notices: this.notices,
+      offline: this.offline,
+    };
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function withAmounts(goal: Goal, date: string, amounts: number[]): Goal {
+  const sets = { ...goal.sets };
+  if (amounts.length > 0) sets[date] = amounts;
+  else delete sets[date];
+  return { ...goal, sets };
+}
+
+/** Array.prototype.findLast, which the app's target (ES2022) does not have. */
+function lastOf<T>(items: readonly T[], which: (item: T) => boolean): T | undefined {
+  for (let index = items.length - 1; index >= 0; index--) if (which(items[index]!)) return items[index];
+  return undefined;
+}
+
+function withoutSeq(op: QueuedOp): Omit<QueuedOp, 'seq'> {
+  const { seq: _seq, ...rest } = op;
+  return rest;
+}

@@ -1,0 +1,410 @@
+/**
+ * Today on a phone (issue 9): compact rows, optimistic logging, keyboard focus, the offline queue across reloads,
+ * two devices logging the same day, order and archive. Real server, real Chromium at 390×844.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { localDateKey } from '../../src/common/progress.js';
+import {
+  axeViolations,
+  chromiumAvailable,
+  cliInvite,
+  describeViolations,
+  launchBrowser,
+  type RunningServer,
+  startServer,
+} from './support.js';
+
+const PASSWORD = 'steady password 1';
+const PHONE = { width: 390, height: 844 };
+const SHOTS = '/tmp/steady-today';
+
+let server: RunningServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer('nobody@example.com');
+  browser = await launchBrowser();
+  mkdirSync(SHOTS, { recursive: true });
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+interface Device {
+  context: BrowserContext;
+  page: Page;
+}
+
+/** A new browser (context) logged in as `email`, registered with an operator invite when `register` is set. */
+async function device(email: string, locale = 'en-GB', register = true): Promise<Device> {
+  const context = await browser.newContext({ locale, viewport: PHONE });
+  const headers = { origin: server.baseUrl };
+  if (register) {
+    const token = new URL(await cliInvite(server)).searchParams.get('invite');
+    const answer = await context.request.post(`${server.baseUrl}/api/register`, {
+      headers,
+      data: { email, password: PASSWORD, token },
+    });
+    assert.equal(answer.status(), 200, await answer.text());
+  } else {
+    const answer = await context.request.post(`${server.baseUrl}/api/login`, {
+      headers,
+      data: { email, password: PASSWORD },
+    });
+    assert.equal(answer.status(), 200, await answer.text());
+  }
+  const page = await context.newPage();
+  return { context, page };
+}
+
+async function api<T = unknown>(who: Device, method: string, path: string, data?: unknown): Promise<T> {
+  const answer = await who.context.request.fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: { origin: server.baseUrl },
+    ...(data !== undefined && { data }),
+  });
+  assert.ok(answer.ok(), `${method} ${path}: ${answer.status()} ${await answer.text()}`);
+  return (await answer.json()) as T;
+}
+
+const createGoal = (who: Device, body: Record<string, unknown>) =>
+  api<{ id: string }>(who, 'POST', '/api/goals', { unit: 'reps', daily: 50, days: 30, ...body });
+
+const today = () => localDateKey(new Date());
+
+async function amountsToday(who: Device, goalId: string): Promise<number[]> {
+  const goals = await api<{ id: string; sets: Record<string, number[]> }[]>(who, 'GET', '/api/goals');
+  return goals.find((goal) => goal.id === goalId)?.sets[today()] ?? [];
+}
+
+async function openToday(who: Device): Promise<void> {
+  await who.page.goto(`${server.baseUrl}/#/goals`);
+  await who.page.locator('.today-row, .empty').first().waitFor();
+}
+
+/** The row of the goal named `name` on Today. */
+const row = (page: Page, name: string) =>
+  page.locator('.today-row', { has: page.getByRole('heading', { name, exact: true }) });
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
+}
+
+async function noAxeViolations(page: Page, where: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    const violations = await axeViolations(page, scheme);
+    assert.equal(violations.length, 0, describeViolations(`${where} (${scheme})`, violations));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+const LONG_NAMES: Record<string, string[]> = {
+  de: [
+    'Rückenmuskulaturkräftigungsübungen',
+    'Liegestütze',
+    'Fremdsprachenvokabelwiederholung',
+    'Wasser trinken',
+    'Spaziergang an der frischen Luft',
+    'Meditationsminuten',
+  ],
+  pl: [
+    'Przysiady',
+    'Najdłuższewyrazygramatycznie',
+    'Czytanie książek przed snem',
+    'Pompki',
+    'Powtarzanie słówek z hiszpańskiego',
+    'Spacer',
+  ],
+  en: ['Push-ups', 'Squats', 'Reading', 'Water', 'Walk', 'Stretching'],
+};
+
+/** Six running goals named for the language, one not started yet, one finished. */
+async function sixGoals(who: Device, lang: string): Promise<string[]> {
+  const ids: string[] = [];
+  const units: Record<string, string> = { de: 'Wiederholungen', pl: 'powtórzeń', en: 'reps' };
+  for (const name of LONG_NAMES[lang]!) ids.push((await createGoal(who, { name, unit: units[lang] })).id);
+  await createGoal(who, { name: lang === 'en' ? 'Marathon' : 'Zukunftsziel', start: '2099-01-01' });
+  await createGoal(who, { name: lang === 'en' ? 'Old habit' : 'Alte Gewohnheit', start: '2020-01-01', days: 5 });
+  return ids;
+}
+
+test('Today at 390×844: six running goals fit, sections collapsed, no overflow, axe clean; de and pl', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  for (const [lang, locale] of [
+    ['de', 'de-DE'],
+    ['pl', 'pl-PL'],
+    ['en', 'en-GB'],
+  ] as const) {
+    const who = await device(`fit-${lang}@example.com`, locale);
+    t.after(() => who.context.close());
+    await api(who, 'PATCH', '/api/me', { locale: lang });
+    const ids = await sixGoals(who, lang);
+    // One goal with an entry and one met, so the rings differ.
+    await api(who, 'POST', `/api/goals/${ids[1]}/sets/${today()}`, { amount: 20 });
+    await api(who, 'POST', `/api/goals/${ids[3]}/sets/${today()}`, { amount: 60 });
+    await openToday(who);
+    const { page } = who;
+    assert.equal(await page.locator('.today-row').count(), 6);
+    await shot(page, `today-${lang}`);
+
+    const sixth = row(page, LONG_NAMES[lang]![5]!).locator('.today-log');
+    const box = await sixth.boundingBox();
+    assert.ok(box, 'the sixth log button is shown');
+    assert.ok(box.y >= 0 && box.y + box.height <= PHONE.height, `the sixth log button is at y=${box.y} on 844`);
+    // Nothing wider than the screen, with long German and Polish words.
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scrollWidth <= PHONE.width, `the page is ${scrollWidth}px wide`);
+    // Upcoming and finished goals wait in collapsed sections.
+    assert.equal(await page.locator('details.today-other').count(), 2);
+    assert.equal(await page.locator('details.today-other[open]').count(), 0);
+
+    if (lang === 'en') {
+      await noAxeViolations(page, 'Today');
+      for (const section of await page.locator('details.today-other summary').all()) await section.click();
+      await page.getByText('Starts in').waitFor();
+      await row(page, 'Push-ups')
+        .getByRole('button', { name: /^Other amounts/ })
+        .click();
+      await noAxeViolations(page, 'Today with the sections and other amounts open');
+      await shot(page, 'today-en-open');
+    }
+  }
+});
+
+test('a tap changes the ring before the server answers; a refusal rolls back visibly', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('optimist@example.com');
+  t.after(() => who.context.close());
+  const goal = await createGoal(who, { name: 'Push-ups' });
+  await openToday(who);
+  const { page } = who;
+  const push = row(page, 'Push-ups');
+  const ring = push.locator('.ring');
+  const before = await ring.getAttribute('aria-label');
+
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/goals/*/sets/*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await push.getByRole('button', { name: /^\+25 reps/ }).click();
+  // The answer is held back, yet the row already shows the entry, as pending.
+  await push.getByText('25 / 50 reps').waitFor({ timeout: 2000 });
+  assert.notEqual(await ring.getAttribute('aria-label'), before);
+  await push.getByText('1 entry not sent yet').waitFor();
+  assert.deepEqual(await amountsToday(who, goal.id), []);
+  release();
+  await push.getByText('1 entry not sent yet').waitFor({ state: 'detached' });
+  assert.deepEqual(await amountsToday(who, goal.id), [25]);
+  await page.unroute('**/api/goals/*/sets/*');
+
+  // A refusal for good (here: the server says the amount is invalid): the row goes back and says why.
+  await page.route('**/api/goals/*/sets/*', (route) =>
+    route.fulfill({
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: 'bad amount', code: 'invalid_amount', field: 'amount' }),
+    }),
+  );
+  await push.getByRole('button', { name: /^\+25 reps/ }).click();
+  await page.getByRole('alert').getByText('An entry for “Push-ups” was not saved').waitFor();
+  await push.getByText('25 / 50 reps').waitFor();
+  await page.unroute('**/api/goals/*/sets/*');
+  assert.deepEqual(await amountsToday(who, goal.id), [25]);
+});
+
+test('keyboard: focus stays on the log button after logging and on undo after undo', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('keys@example.com');
+  t.after(() => who.context.close());
+  const goal = await createGoal(who, { name: 'Squats', daily: 20 });
+  await openToday(who);
+  const { page } = who;
+  const squats = row(page, 'Squats');
+  const logButton = squats.getByRole('button', { name: /^\+10 reps/ });
+  await logButton.focus();
+  await page.keyboard.press('Enter');
+  await squats.getByText('10 / 20 reps').waitFor();
+  assert.ok(await logButton.evaluate((element) => element === document.activeElement), 'focus on the log button');
+  await page.keyboard.press('Enter');
+  await squats.getByText('20 / 20 reps').waitFor();
+  await page.waitForFunction(() => document.querySelectorAll('.today-pending').length === 0);
+  assert.deepEqual(await amountsToday(who, goal.id), [10, 10]);
+
+  const undo = squats.getByRole('button', { name: /^Undo/ });
+  await undo.focus();
+  await page.keyboard.press('Enter');
+  await squats.getByText('10 / 20 reps').waitFor();
+  assert.ok(await undo.evaluate((element) => element === document.activeElement), 'focus on undo');
+  await page.keyboard.press('Space');
+  await squats.getByText('0 / 20 reps').waitFor();
+  assert.ok(await undo.evaluate((element) => element === document.activeElement), 'focus on undo again');
+  await page.waitForFunction(() => document.querySelectorAll('.today-pending').length === 0);
+  assert.deepEqual(await amountsToday(who, goal.id), []);
+});
+
+/** Waits until the service worker controls the page and has the app shell cached. */
+async function shellCached(page: Page): Promise<void> {
+  await page.waitForFunction(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return (
+      registration.active !== null &&
+      navigator.serviceWorker.controller !== null &&
+      (await caches.match('/')) !== undefined
+    );
+  });
+}
+
+test('offline: 3 logs survive a reload as pending and reach the server exactly once when back online', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('offline@example.com');
+  t.after(() => who.context.close());
+  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
+  await openToday(who);
+  const { page, context } = who;
+  await shellCached(page);
+  // Reload once under the service worker's control, so the next offline start is served by it.
+  await page.reload();
+  await row(page, 'Water').waitFor();
+
+  await context.setOffline(true);
+  const water = row(page, 'Water');
+  for (let i = 0; i < 3; i++) await water.getByRole('button', { name: /^\+1 glasses/ }).click();
+  await water.getByText('3 / 8 glasses').waitFor();
+  await water.getByText('3 entries not sent yet').waitFor();
+
+  await page.reload();
+  await row(page, 'Water').getByText('3 entries not sent yet').waitFor();
+  await row(page, 'Water').getByText('3 / 8 glasses').waitFor();
+  await page.getByText('Offline: showing what this device knows').waitFor();
+  await shot(page, 'offline-pending-en');
+
+  await context.setOffline(false);
+  await row(page, 'Water').getByText('entries not sent yet').waitFor({ state: 'detached', timeout: 15_000 });
+  assert.deepEqual(await amountsToday(who, goal.id), [1, 1, 1]);
+  // Nothing is sent twice, even after another start.
+  await page.reload();
+  await row(page, 'Water').getByText('3 / 8 glasses').waitFor();
+  assert.deepEqual(await amountsToday(who, goal.id), [1, 1, 1]);
+});
+
+test('two devices: A logs 3 offline, B logs 2 online; A back online: 5 everywhere, none doubled', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const a = await device('twice@example.com');
+  t.after(() => a.context.close());
+  const goal = await createGoal(a, { name: 'Walk', unit: 'min', daily: 60 });
+  const b = await device('twice@example.com', 'en-GB', false);
+  t.after(() => b.context.close());
+  await openToday(a);
+  await openToday(b);
+
+  await a.context.setOffline(true);
+  for (let i = 0; i < 3; i++)
+    await row(a.page, 'Walk')
+      .getByRole('button', { name: /^\+25 min/ })
+      .click();
+  await row(a.page, 'Walk').getByText('3 entries not sent yet').waitFor();
+  // The undo of an entry not sent yet only drops it from the queue; one more makes it 3 again.
+  await row(a.page, 'Walk').getByRole('button', { name: /^Undo/ }).click();
+  await row(a.page, 'Walk').getByText('2 entries not sent yet').waitFor();
+  await row(a.page, 'Walk')
+    .getByRole('button', { name: /^\+25 min/ })
+    .click();
+  await row(a.page, 'Walk').getByText('3 entries not sent yet').waitFor();
+
+  for (let i = 0; i < 2; i++)
+    await row(b.page, 'Walk')
+      .getByRole('button', { name: /^\+25 min/ })
+      .click();
+  await b.page.waitForFunction(() => document.querySelectorAll('.today-pending').length === 0);
+  assert.deepEqual(await amountsToday(b, goal.id), [25, 25]);
+
+  await a.context.setOffline(false);
+  await row(a.page, 'Walk').getByText('125 / 60 min').waitFor({ timeout: 15_000 });
+  await row(a.page, 'Walk').getByText('entries not sent yet').waitFor({ state: 'detached' });
+  assert.deepEqual(await amountsToday(a, goal.id), [25, 25, 25, 25, 25]);
+  await b.page.reload();
+  await row(b.page, 'Walk').getByText('125 / 60 min').waitFor();
+  await a.page.reload();
+  await row(a.page, 'Walk').getByText('125 / 60 min').waitFor();
+  assert.deepEqual(await amountsToday(b, goal.id), [25, 25, 25, 25, 25]);
+});
+
+test('a goal deleted on another device: its queued entries are dropped with a notice, no error loop', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const a = await device('gone@example.com');
+  t.after(() => a.context.close());
+  const goal = await createGoal(a, { name: 'Read', unit: 'pages', daily: 20 });
+  await createGoal(a, { name: 'Stay', unit: 'pages', daily: 20 });
+  await openToday(a);
+  await a.context.setOffline(true);
+  await row(a.page, 'Read')
+    .getByRole('button', { name: /^\+10 pages/ })
+    .click();
+  await row(a.page, 'Read')
+    .getByRole('button', { name: /^\+10 pages/ })
+    .click();
+  await row(a.page, 'Read').getByText('2 entries not sent yet').waitFor();
+  await api(a, 'DELETE', `/api/goals/${goal.id}`);
+  let logRequests = 0;
+  a.page.on('request', (request) => {
+    if (request.url().includes('/sets/')) logRequests++;
+  });
+  await a.context.setOffline(false);
+  await a.page.getByRole('alert').getByText('“Read” was deleted on another device').waitFor({ timeout: 15_000 });
+  await row(a.page, 'Read').waitFor({ state: 'detached' });
+  await a.page.waitForTimeout(1500);
+  assert.equal(logRequests, 1, 'one refused request, then the rest of the goal’s queue is dropped');
+  await a.page.getByRole('button', { name: 'Dismiss' }).click();
+  assert.equal(await a.page.getByRole('alert').count(), 0);
+});
+
+test('order and archive through the UI, by keyboard; Archive restores; axe clean', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('arranger@example.com');
+  t.after(() => who.context.close());
+  for (const name of ['First', 'Second', 'Third']) await createGoal(who, { name });
+  await openToday(who);
+  const { page } = who;
+  const names = async () => page.locator('.today-row h2').allInnerTexts();
+  assert.deepEqual(await names(), ['First', 'Second', 'Third']);
+
+  await page.getByRole('link', { name: 'Order & archive' }).click();
+  await page.getByRole('heading', { name: 'Order & archive', level: 1 }).waitFor();
+  const down = page.getByRole('button', { name: 'Move down – First' });
+  await down.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('.arrange-row')?.textContent?.startsWith('Second'));
+  // The focus follows the moved goal.
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), '↓ Move down – First');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('.arrange-row')[2]?.textContent?.startsWith('First'));
+  await page.getByRole('button', { name: 'Archive – Second' }).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('section', { hasText: 'Archive' }).getByRole('button', { name: 'Restore – Second' }).waitFor();
+  await shot(page, 'arrange-en');
+  await noAxeViolations(page, 'Order & archive');
+
+  const layout = await api<{ order: string[]; archived: string[] }>(who, 'GET', '/api/goal-layout');
+  const goals = await api<{ id: string; name: string }[]>(who, 'GET', '/api/goals');
+  const nameOf = (id: string) => goals.find((goal) => goal.id === id)?.name;
+  assert.deepEqual(layout.order.map(nameOf), ['Second', 'Third', 'First']);
+  assert.deepEqual(layout.archived.map(nameOf), ['Second']);
+
+  // Another device shows the same order, without the archived goal.
+  const other = await device('arranger@example.com', 'en-GB', false);
+  t.after(() => other.context.close());
+  await openToday(other);
+  assert.deepEqual(await other.page.locator('.today-row h2').allInnerTexts(), ['Third', 'First']);
+
+  await page.getByRole('button', { name: 'Restore – Second' }).click();
+  await page.getByText('No archived goals.').waitFor();
+  await page.getByRole('link', { name: 'Back to goals' }).click();
+  await page.locator('.today-row').nth(2).waitFor();
+  assert.deepEqual(await names(), ['Second', 'Third', 'First']);
+});
