@@ -6,7 +6,8 @@ import { Field, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
 import { checkLength, FieldProblem } from '../errors.js';
-import { t } from '../i18n/index.js';
+import { t, uiLocale } from '../i18n/index.js';
+import { suggestedUnits } from '../i18n/units.js';
 import { href, navigate } from '../router.js';
 import { useFields } from '../use-fields.js';
 import { useSubmit } from '../use-submit.js';
@@ -27,7 +28,8 @@ function GoalForm({ goal }: { goal: Goal | null }) {
   const app = useApp();
   const { values, setter } = useFields(() => ({
     name: goal?.name ?? '',
-    unit: goal?.unit ?? t('goalForm.defaultUnit'),
+    // A counted unit of the user's language (decision 0096); the API's own default, `Stück`, is for API clients.
+    unit: goal?.unit ?? suggestedUnits(uiLocale())[0]!,
     daily: String(goal?.daily ?? 10),
     days: String(goal?.days ?? GOAL_DEFAULTS.days),
     start: goal ? startDateKey(goal) : localDateKey(new Date()),
@@ -90,11 +92,18 @@ function GoalForm({ goal }: { goal: Goal | null }) {
             id="unit"
             label={t('goalForm.unit')}
             limit={LIMITS.goalUnitMax}
+            list="unit-suggestions"
+            autoComplete="off"
             value={unit}
             onValue={setter('unit')}
             error={form.fieldError('unit')}
           />
         </div>
+        <datalist id="unit-suggestions">
+          {suggestedUnits(uiLocale()).map((suggestion) => (
+            <option key={suggestion} value={suggestion} />
+          ))}
+        </datalist>
         <div class="row">
           <Field
             id="days"
