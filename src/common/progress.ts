@@ -180,7 +180,7 @@ export function calendarWindow(
 export interface WeekRow {
   /** The Monday of the week, which keys the row. */
   week: string;
-  /** The month to name at the start of the row: the first row's, then each month whose 1st is in the row. */
+  /** The month to name at the start of the row: the first row's, then each month on the row of its 4th day. */
   month: string | null;
   /** Monday to Sunday; null where the day is outside the window. */
   dates: (string | null)[];
@@ -194,8 +194,9 @@ export function weekRows(keys: string[]): WeekRow[] {
     const dates = Array.from({ length: 7 }, (_, index) => addDays(week, index)).map((key) =>
       inWindow.has(key) ? key : null,
     );
-    const firstOfMonth = dates.find((key) => key?.endsWith('-01'));
-    const month = rows.length === 0 ? keys[0]!.slice(0, 7) : (firstOfMonth?.slice(0, 7) ?? null);
+    // A month is named on the row of its 4th day: the first week it has most days of (the 1st may be a Sunday).
+    const fourth = dates.find((key) => key?.endsWith('-04'));
+    const month = rows.length === 0 ? keys[0]!.slice(0, 7) : (fourth?.slice(0, 7) ?? null);
     rows.push({ week, month, dates });
   }
   return rows;
@@ -204,6 +205,22 @@ export function weekRows(keys: string[]): WeekRow[] {
 /** Where the goal page's calendar opens: today's month last but one, so last month and next month show too. */
 export function openingMonth(today: string, months = CALENDAR_MONTHS): string {
   return addMonths(today.slice(0, 7), months > 2 ? -1 : 0);
+}
+
+/** The daily chart of a long goal shows this many days (about a quarter), so a bar stays wider than a hairline. */
+export const CHART_DAYS = 91;
+
+/** The days the chart shows: the whole goal, or the last `limit` days up to today (the first ones before it starts). */
+export function chartKeys(
+  goal: Pick<GoalProgressInput, 'start' | 'days'>,
+  today: string,
+  limit = CHART_DAYS,
+): string[] {
+  const keys = goalDateKeys(goal);
+  if (keys.length <= limit) return keys;
+  const todayIndex = Math.min(daysBetween(startDateKey(goal), today), keys.length - 1);
+  const end = Math.max(todayIndex, limit - 1);
+  return keys.slice(end + 1 - limit, end + 1);
 }
 
 /**

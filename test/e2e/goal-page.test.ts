@@ -228,6 +228,23 @@ test(
       await confirm.waitFor({ state: 'detached' });
       await page.waitForFunction(() => document.activeElement?.textContent === 'Ziel löschen');
       assert.equal((await api<Goal[]>(page, 'GET', '/api/goals')).length, 1, 'Escape deleted nothing');
+
+      // A long German unit wraps inside the page instead of widening it.
+      const long = await createGoal(page, {
+        name: 'Rumpfstabilisationsübungen',
+        unit: 'Rumpfstabilisationswiederholungen',
+        daily: 12.5,
+        days: 365,
+        start: addDays(today, -100),
+      });
+      await api(page, 'POST', `/api/goals/${long.id}/sets/${today}`, { amount: 7.5 });
+      await open(page, long, 'Rumpfstabilisationsübungen');
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= PHONE.width, `the page is ${width} px wide`);
+      await shot(page, 'de-long-unit');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await shot(page, 'de-long-unit-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
     });
 
     await t.test('Polish: a new goal suggests a Polish unit; counts read right', async () => {

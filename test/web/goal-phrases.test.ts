@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addDays, axisTicks, calendarWindow, openingMonth, weekRows } from '../../src/common/progress.js';
+import { addDays, axisTicks, calendarWindow, chartKeys, openingMonth, weekRows } from '../../src/common/progress.js';
 import { changedText, isSurprising, parseAmount } from '../../src/web/components/amounts.js';
 import { goalPhase, goalStatusText } from '../../src/web/goal-status.js';
 import { formatNumber, parseDecimal, setUiLocale, tp } from '../../src/web/i18n/index.js';
@@ -199,15 +199,16 @@ test('a long goal shows three whole months at a time, moved inside the goal; a s
   assert.deepEqual([short.keys.length, short.previous, short.next], [30, null, null]);
 });
 
-test('calendar rows: Monday-first weeks, the month named where it starts', () => {
+test('calendar rows: Monday-first weeks, each month named on the first row it has most days of', () => {
   const rows = weekRows(calendarWindow({ start: '2026-10-01', days: 92 }, '2026-10').keys);
   // 1 October 2026 is a Thursday: three blanks first.
   assert.deepEqual(rows[0]!.dates.slice(0, 4), [null, null, null, '2026-10-01']);
   assert.equal(rows[0]!.month, '2026-10');
   const named = rows.filter((row) => row.month !== null).map((row) => row.month);
   assert.deepEqual(named, ['2026-10', '2026-11', '2026-12']);
+  // 1 November 2026 is a Sunday: November is named on the next row, the first week mostly its own.
   const november = rows.find((row) => row.month === '2026-11')!;
-  assert.ok(november.dates.includes('2026-11-01'));
+  assert.deepEqual([november.dates[0], november.dates.includes('2026-11-01')], ['2026-11-02', false]);
   assert.equal(rows.flatMap((row) => row.dates).filter(Boolean).length, 92);
 });
 
@@ -218,4 +219,19 @@ test('value axis ticks are round and reach the highest bar', () => {
   assert.deepEqual(axisTicks(3650), [0, 1000, 2000, 3000, 4000]);
   assert.deepEqual(axisTicks(0), [0, 1]);
   for (const max of [0.3, 7, 99, 12345]) assert.ok(axisTicks(max).at(-1)! >= max, `${max}`);
+});
+
+test('the chart of a long goal shows its last 91 days up to today, a short goal all of it', () => {
+  const long = { start: '2026-01-01 08:00:00', days: 3650 };
+  const keys = chartKeys(long, TODAY);
+  assert.equal(keys.length, 91);
+  assert.equal(keys.at(-1), TODAY);
+  assert.deepEqual(
+    chartKeys(long, '2025-06-01'),
+    chartKeys(long, '2026-01-02'),
+    'before and on its 2nd day: the first 91',
+  );
+  assert.equal(chartKeys(long, '2026-01-02')[0], '2026-01-01');
+  assert.equal(chartKeys(long, '2099-01-01').at(-1), addDays('2026-01-01', 3649));
+  assert.equal(chartKeys({ start: '2026-11-01', days: 30 }, TODAY).length, 30);
 });

@@ -1,4 +1,4 @@
-import { axisTicks, dayTotal, endDateKey, goalDateKeys, isMet, startDateKey } from '../../common/progress.js';
+import { axisTicks, chartKeys, dayTotal, goalDateKeys, isMet } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { formatDay, formatNumber, t, tp } from '../i18n/index.js';
 import { unitText } from '../i18n/units.js';
@@ -12,16 +12,16 @@ const PAD = 8;
 const CHAR_WIDTH = 7.5;
 
 /**
- * Daily totals as bars against the daily target (a dashed line), with a value axis of round ticks. Drawn by hand in
+ * Daily totals as bars (a long goal's last quarter) against the daily target (a dashed line), with a value axis of round ticks. Drawn by hand in
  * SVG; the whole picture has one accessible name, and met days are drawn solid, partial ones hatched, so colour is
  * not the only signal. Before anything is logged it says so instead of drawing an empty frame.
  */
 export function Chart({ goal, today }: { goal: Goal; today: string }) {
-  const keys = goalDateKeys(goal);
+  const keys = chartKeys(goal, today);
   if (keys.length === 0) return null;
   const totals = keys.map((key) => (key <= today ? dayTotal(goal.sets, key) : 0));
   const title = <figcaption class="section-title">{t('chart.title')}</figcaption>;
-  if (!totals.some((total) => total > 0)) {
+  if (!goalDateKeys(goal).some((key) => key <= today && dayTotal(goal.sets, key) > 0)) {
     return (
       <figure class="chart">
         {title}
@@ -110,8 +110,8 @@ export function Chart({ goal, today }: { goal: Goal; today: string }) {
         </svg>
       </div>
       <div class="chart-range">
-        <span>{formatDay(startDateKey(goal))}</span>
-        <span>{formatDay(endDateKey(goal))}</span>
+        <span>{formatDay(keys[0]!)}</span>
+        <span>{formatDay(keys.at(-1)!)}</span>
       </div>
       <ul class="legend">
         <li>
