@@ -260,6 +260,17 @@ test(
         ).includes('powtórzenia'),
       );
       await shot(page, 'pl-new-goal');
+      // The daily target takes the decimal comma too.
+      await page.locator('#name').fill('Woda');
+      await page.locator('#daily').fill('2,5');
+      await page.locator('#unit').fill('szklanki');
+      await page.locator('main button[type=submit]').click();
+      await page.getByRole('heading', { level: 1, name: 'Woda' }).waitFor();
+      assert.equal(await factToday(page), '0 / 2,5 szklanki dziś');
+      const water = (await api<(Goal & { daily: number })[]>(page, 'GET', '/api/goals')).find(
+        (each) => each.daily === 2.5,
+      );
+      assert.ok(water, 'the goal was stored with the daily target 2.5');
       const goal = await createGoal(page, {
         name: 'Przysiady',
         unit: 'powtórzenia',

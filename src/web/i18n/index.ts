@@ -60,6 +60,11 @@ export function formatNumber(value: number): string {
   return numbers.format(value);
 }
 
+/** A number to put into a text field: the language's decimal mark, no grouping, so `parseDecimal` reads it back. */
+export function formatForInput(value: number): string {
+  return new Intl.NumberFormat(current, { useGrouping: false, maximumFractionDigits: 6 }).format(value);
+}
+
 export function uiLocale(): Locale {
   return current;
 }

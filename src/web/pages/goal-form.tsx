@@ -6,7 +6,7 @@ import { Field, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
 import { checkLength, FieldProblem } from '../errors.js';
-import { t, uiLocale } from '../i18n/index.js';
+import { formatForInput, parseDecimal, t, uiLocale } from '../i18n/index.js';
 import { suggestedUnits } from '../i18n/units.js';
 import { href, navigate } from '../router.js';
 import { useFields } from '../use-fields.js';
@@ -30,7 +30,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
     name: goal?.name ?? '',
     // A counted unit of the user's language (decision 0096); the API's own default, `Stück`, is for API clients.
     unit: goal?.unit ?? suggestedUnits(uiLocale())[0]!,
-    daily: String(goal?.daily ?? 10),
+    daily: formatForInput(goal?.daily ?? 10),
     days: String(goal?.days ?? GOAL_DEFAULTS.days),
     start: goal ? startDateKey(goal) : localDateKey(new Date()),
   }));
@@ -39,7 +39,8 @@ function GoalForm({ goal }: { goal: Goal | null }) {
   const form = useSubmit(FIELDS, async () => {
     const input: GoalInput = {
       name: name.trim(),
-      daily: Number(daily),
+      // "2,5" in German and Polish (decision 0096); anything unreadable fails `isDailyTarget` below.
+      daily: parseDecimal(daily) ?? Number.NaN,
       days: Number(days),
       ...(unit.trim() ? { unit: unit.trim() } : {}),
     };
@@ -79,10 +80,8 @@ function GoalForm({ goal }: { goal: Goal | null }) {
           <Field
             id="daily"
             label={t('goalForm.daily')}
-            type="number"
             inputMode="decimal"
-            min="0"
-            step="any"
+            autoComplete="off"
             required
             value={daily}
             onValue={setter('daily')}
