@@ -150,3 +150,103 @@ function formatUtcKey(time: number): string {
   const date = new Date(time);
   return formatDateKey(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate());
 }
+
+/** Calendar windows on the goal page: this many whole months at a time for goals that span more. */
+export const CALENDAR_MONTHS = 3;
+
+/** `YYYY-MM` plus `count` months (negative goes back). */
+export function addMonths(month: string, count: number): string {
+  const index = Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1 + count;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+export interface CalendarWindow {
+  /** The goal's dates inside the window, first to last. */
+  keys: string[];
+  /** First month (`YYYY-MM`) of the window before and after this one; null at the goal's ends. */
+  previous: string | null;
+  next: string | null;
+}
+
+/**
+ * The goal's days in `months` whole calendar months from `firstMonth` (`YYYY-MM`), moved inside the goal's own
+ * months, so a 3650-day goal is shown a quarter at a time instead of in ten thousand cells. A goal that spans no
+ * more than `months` months is shown whole, without neighbours.
+ */
+export function calendarWindow(
+  goal: Pick<GoalProgressInput, 'start' | 'days'>,
+  firstMonth: string,
+  months = CALENDAR_MONTHS,
+): CalendarWindow {
+  const startMonth = startDateKey(goal).slice(0, 7);
+  const lastStart = addMonths(endDateKey(goal).slice(0, 7), 1 - months);
+  const from = firstMonth > lastStart ? lastStart : firstMonth;
+  const first = from < startMonth ? startMonth : from;
+  const after = addMonths(first, months);
+  const keys = goalDateKeys(goal).filter((key) => key >= first && key < after);
+  return {
+    keys,
+    previous: first > startMonth ? addMonths(first, -months) : null,
+    next: after <= endDateKey(goal).slice(0, 7) ? after : null,
+  };
+}
+
+export interface WeekRow {
+  /** The Monday of the week, which keys the row. */
+  week: string;
+  /** The month to name at the start of the row: the first row's, then each month on the row of its 4th day. */
+  month: string | null;
+  /** Monday to Sunday; null where the day is outside the window. */
+  dates: (string | null)[];
+}
+
+/** The window's dates in Monday-first weeks. */
+export function weekRows(keys: string[]): WeekRow[] {
+  const inWindow = new Set(keys);
+  const rows: WeekRow[] = [];
+  for (let week = addDays(keys[0]!, -weekdayIndex(keys[0]!)); week <= keys.at(-1)!; week = addDays(week, 7)) {
+    const dates = Array.from({ length: 7 }, (_, index) => addDays(week, index)).map((key) =>
+      inWindow.has(key) ? key : null,
+    );
+    // A month is named on the row of its 4th day: the first week it has most days of (the 1st may be a Sunday).
+    const fourth = dates.find((key) => key?.endsWith('-04'));
+    const month = rows.length === 0 ? keys[0]!.slice(0, 7) : (fourth?.slice(0, 7) ?? null);
+    rows.push({ week, month, dates });
+  }
+  return rows;
+}
+
+/** Where the goal page's calendar opens: today's month last but one, so last month and next month show too. */
+export function openingMonth(today: string, months = CALENDAR_MONTHS): string {
+  return addMonths(today.slice(0, 7), months > 2 ? -1 : 0);
+}
+
+/** The daily chart of a long goal shows this many days (about a quarter), so a bar stays wider than a hairline. */
+export const CHART_DAYS = 91;
+
+/** The days the chart shows: the whole goal, or the last `limit` days up to today (the first ones before it starts). */
+export function chartKeys(
+  goal: Pick<GoalProgressInput, 'start' | 'days'>,
+  today: string,
+  limit = CHART_DAYS,
+): string[] {
+  const keys = goalDateKeys(goal);
+  if (keys.length <= limit) return keys;
+  const todayIndex = Math.min(daysBetween(startDateKey(goal), today), keys.length - 1);
+  const end = Math.max(todayIndex, limit - 1);
+  return keys.slice(end + 1 - limit, end + 1);
+}
+
+/**
+ * Round tick values for a value axis from 0 to at least `max`: steps of 1, 2, 2.5 or 5 times a power of ten,
+ * about `count` of them above zero (for max 50: 0, 10, 20, 30, 40, 50).
+ */
+export function axisTicks(max: number, count = 4): number[] {
+  if (!(max > 0)) return [0, 1];
+  const rough = max / count;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 2.5, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= rough)!;
+  const ticks = [0];
+  while (ticks[ticks.length - 1]! < max - 1e-9) ticks.push(roundAmount(ticks.length * step));
+  return ticks;
+}

@@ -53,7 +53,10 @@ test('plural texts have exactly the forms Intl.PluralRules uses for the language
     for (const [key, value] of Object.entries(MESSAGES[locale])) {
       if (typeof value === 'string') continue;
       assert.deepEqual(Object.keys(value).sort(), categories, `${locale} ${key}`);
-      for (const form of Object.values(value)) assert.match(form, /#/, `${locale} ${key} shows the count`);
+      // Only the `one` form may say its count in words ("Logged once.", "Einmal", "raz"); every other shows it.
+      for (const [category, form] of Object.entries(value)) {
+        if (category !== 'one') assert.match(form, /#/, `${locale} ${key} shows the count`);
+      }
     }
   }
 });

@@ -7,22 +7,32 @@ interface ConfirmProps {
   question: string;
   yesLabel: string;
   busy: boolean;
+  /** Red "Yes" for what cannot be undone (the default); a plain one for a question like "log 5,000?". */
+  danger?: boolean;
   onYes(): void;
-  /** The caller hides the question and returns the focus to the button that asked it. */
+  /** The caller hides the question and returns the focus to the button that asked it (Cancel or Escape). */
   onCancel(): void;
 }
 
-/** A destructive question asked in place; "Yes" takes the focus as it appears, so Enter or Space answers it. */
-export function Confirm({ id, question, yesLabel, busy, onYes, onCancel }: ConfirmProps) {
+/**
+ * A destructive question asked in place; "Yes" takes the focus as it appears, so Enter or Space answers it, and
+ * Escape anywhere inside it cancels, as it would close a dialog.
+ */
+export function Confirm({ id, question, yesLabel, busy, danger = true, onYes, onCancel }: ConfirmProps) {
   const yes = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     yes.current?.focus();
   }, []);
   return (
-    <div class="confirm" role="group" aria-labelledby={id}>
+    <div
+      class={danger ? 'confirm' : 'confirm confirm-plain'}
+      role="group"
+      aria-labelledby={id}
+      onKeyDown={(event) => cancelOnEscape(event, busy, onCancel)}
+    >
       <p id={id}>{question}</p>
       <div class="inline">
-        <button ref={yes} type="button" class="danger" disabled={busy} onClick={onYes}>
+        <button ref={yes} type="button" class={danger ? 'danger' : 'primary'} disabled={busy} onClick={onYes}>
           {yesLabel}
         </button>
         <button type="button" onClick={onCancel}>
@@ -31,4 +41,12 @@ export function Confirm({ id, question, yesLabel, busy, onYes, onCancel }: Confi
       </div>
     </div>
   );
+}
+
+function cancelOnEscape(event: KeyboardEvent, busy: boolean, onCancel: () => void): void {
+  if (event.key !== 'Escape' || busy) return;
+  // Inside a form, Escape must not also reach the page (or clear a field); the question is what it closes.
+  event.preventDefault();
+  event.stopPropagation();
+  onCancel();
 }

@@ -1,10 +1,16 @@
-import { dayNumber, daysBetween, dayTotal, goalTotals, startDateKey, streaks } from '../../common/progress.js';
+import { dayNumber, dayTotal, endDateKey, goalTotals, startDateKey, streaks } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { useMemo } from 'preact/hooks';
-import { t, tp } from '../i18n/index.js';
+import { goalPhase, goalStatusText } from '../goal-status.js';
+import { formatDay, t, tp } from '../i18n/index.js';
+import { unitText } from '../i18n/units.js';
 import { Ring } from './Ring.js';
 
-/** Where the goal stands: today's ring and "35 / 50 today", day N of M, total vs daily × days, streaks. */
+/**
+ * Where the goal stands. While it runs: today's ring and "35 / 50 today", day N of M, total vs daily × days,
+ * streaks. Before it starts: when, and for how long. Once over: the whole total in the ring, when it ended, the best
+ * streak.
+ */
 export function GoalSummary({
   goal,
   today,
@@ -14,27 +20,50 @@ export function GoalSummary({
   today: string;
   size?: 'normal' | 'large';
 }) {
-  const done = dayTotal(goal.sets, today);
-  const day = dayNumber(goal, today);
+  const phase = goalPhase(goal, today);
   // Both walk every day of the goal (up to 3650); the goal object changes only when something is logged or edited.
   const totals = useMemo(() => goalTotals(goal), [goal]);
   const streak = useMemo(() => streaks(goal, today), [goal, today]);
+  const status = goalStatusText(goal, today);
   return (
     <div class="summary">
-      <Ring done={done} target={goal.daily} unit={goal.unit} size={size} />
+      {phase === 'running' && (
+        <Ring
+          done={dayTotal(goal.sets, today)}
+          target={goal.daily}
+          label={t('goal.ringLabel', {
+            done: dayTotal(goal.sets, today),
+            target: goal.daily,
+            unit: unitText(goal.unit, goal.daily),
+          })}
+          size={size}
+        />
+      )}
+      {phase === 'finished' && <Ring done={totals.done} target={totals.target} label={status} size={size} />}
       <ul class="facts">
-        <li class="fact-today">{t('goal.todayText', { done, target: goal.daily, unit: goal.unit })}</li>
-        <li>
-          {day === 0
-            ? tp('goal.startsIn', daysBetween(today, startDateKey(goal)))
-            : day > goal.days
-              ? tp('goal.finished', goal.days)
-              : t('goal.dayOf', { day, days: goal.days })}
-        </li>
-        <li>{t('goal.total', { done: totals.done, target: totals.target, unit: goal.unit })}</li>
-        <li>
-          {tp('goal.streak', streak.current)} · {tp('goal.bestStreak', streak.best)}
-        </li>
+        <li class="fact-today">{status}</li>
+        {phase === 'upcoming' && <li>{tp('goal.runs', goal.days, { date: formatDay(startDateKey(goal)) })}</li>}
+        {phase === 'running' && (
+          <>
+            <li>{t('goal.dayOf', { day: dayNumber(goal, today), days: goal.days })}</li>
+            <li>
+              {t('goal.total', {
+                done: totals.done,
+                target: totals.target,
+                unit: unitText(goal.unit, totals.target),
+              })}
+            </li>
+            <li>
+              {tp('goal.streak', streak.current)} · {tp('goal.bestStreak', streak.best)}
+            </li>
+          </>
+        )}
+        {phase === 'finished' && (
+          <>
+            <li>{tp('goal.ended', goal.days, { date: formatDay(endDateKey(goal)) })}</li>
+            <li>{tp('goal.bestStreak', streak.best)}</li>
+          </>
+        )}
       </ul>
     </div>
   );

@@ -3,6 +3,7 @@ import { isDateKey } from '../../common/goal.js';
 import { dayTotal, endDateKey, isWithinGoal, startDateKey } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { formatDay, formatNumber, t } from '../i18n/index.js';
+import { unitText } from '../i18n/units.js';
 import { AmountForm } from './AmountForm.js';
 import { Field } from './Field.js';
 import { useAmounts } from './amounts.js';
@@ -41,7 +42,7 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
         <>
           <h3 ref={dayHeading} tabIndex={-1}>
             {t('past.amounts', { date: formatDay(date) })}: {formatNumber(dayTotal(goal.sets, date))} /{' '}
-            {formatNumber(goal.daily)} {goal.unit}
+            {formatNumber(goal.daily)} {unitText(goal.unit, goal.daily)}
           </h3>
           {logged.length === 0 ? (
             <p class="muted">{t('past.none')}</p>
@@ -50,7 +51,7 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
               {logged.map((value, index) => (
                 <li key={`${index}-${value}`}>
                   <span>
-                    {formatNumber(value)} {goal.unit}
+                    {formatNumber(value)} {unitText(goal.unit, value)}
                   </span>
                   <button type="button" class="small" disabled={amounts.busy} onClick={() => void removeEntry(value)}>
                     {t('past.remove', { amount: formatNumber(value) })}

@@ -1,6 +1,7 @@
 import { quickAmounts } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { formatNumber, t } from '../i18n/index.js';
+import { unitText } from '../i18n/units.js';
 import { AmountForm } from './AmountForm.js';
 import { useAmounts } from './amounts.js';
 
@@ -23,7 +24,7 @@ export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
             onClick={() => void amounts.add(today, amount)}
           >
             +{formatNumber(amount)}
-            <span class="visually-hidden"> {goal.unit}</span>
+            <span class="visually-hidden"> {unitText(goal.unit, amount)}</span>
           </button>
         ))}
       </div>

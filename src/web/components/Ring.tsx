@@ -1,30 +1,26 @@
 import { isMet } from '../../common/progress.js';
-import { formatNumber, t } from '../i18n/index.js';
+import { formatNumber } from '../i18n/index.js';
 
 const RADIUS = 52;
 const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
 
-/** Today's progress as a ring; a check mark (not only the colour) says the target is met. */
+/** Progress as a ring (today's, or a finished goal's whole); a check mark, not only the colour, says it is met. */
 export function Ring({
   done,
   target,
-  unit,
+  label,
   size = 'normal',
 }: {
   done: number;
   target: number;
-  unit: string;
+  /** The ring's accessible name, e.g. "35 of 50 push-ups today". */
+  label: string;
   size?: 'small' | 'normal' | 'large';
 }) {
   const fraction = target > 0 ? Math.min(done / target, 1) : done > 0 ? 1 : 0;
   const met = isMet(done, target);
   return (
-    <svg
-      class={`ring ring-${size}`}
-      viewBox="0 0 120 120"
-      role="img"
-      aria-label={t('goal.ringLabel', { done, target, unit })}
-    >
+    <svg class={`ring ring-${size}`} viewBox="0 0 120 120" role="img" aria-label={label}>
       <circle class="ring-track" cx="60" cy="60" r={RADIUS} />
       {/* Nothing done draws nothing: a zero-length round stroke would show as a dot. */}
       {fraction > 0 && (

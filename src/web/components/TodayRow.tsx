@@ -4,7 +4,8 @@ import type { Goal } from '../api.js';
 import { useApp } from '../context.js';
 import { formatNumber, t, tp } from '../i18n/index.js';
 import { href } from '../router.js';
-import { parseAmount } from './amounts.js';
+import { unitText } from '../i18n/units.js';
+import { changedText, parseAmount } from './amounts.js';
 import { Ring } from './Ring.js';
 
 /**
@@ -26,26 +27,29 @@ export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
 
   function log(amount: number) {
     app.logToday(goal.id, today, amount);
-    app.announce(t('goal.logged', { amount: formatNumber(amount), unit: goal.unit }));
+    app.announce(changedText('add', amount, goal.unit));
   }
 
   function undo() {
     const amount = app.undoToday(goal.id, today);
-    app.announce(
-      amount === null ? t('today.nothingToUndo') : t('goal.removed', { amount: formatNumber(amount), unit: goal.unit }),
-    );
+    app.announce(amount === null ? t('today.nothingToUndo') : changedText('remove', amount, goal.unit));
   }
 
   return (
     <li class="today-row" aria-labelledby={nameId}>
       <div class="today-main">
-        <Ring done={done} target={goal.daily} unit={goal.unit} size="small" />
+        <Ring
+          done={done}
+          target={goal.daily}
+          label={t('goal.ringLabel', { done, target: goal.daily, unit: unitText(goal.unit, goal.daily) })}
+          size="small"
+        />
         <div class="today-text">
           <h2 id={nameId} class="today-name">
             <a href={href.goal(goal.id)}>{goal.name}</a>
           </h2>
           <p class="today-amounts">
-            {formatNumber(done)} / {formatNumber(goal.daily)} {goal.unit}
+            {formatNumber(done)} / {formatNumber(goal.daily)} {unitText(goal.unit, goal.daily)}
             <span class="today-left">
               {' · '}
               {left > 0 ? t('today.left', { left }) : t('today.met')}

@@ -60,6 +60,29 @@ export function formatNumber(value: number): string {
   return numbers.format(value);
 }
 
+/** A number to put into a text field: the language's decimal mark, no grouping, so `parseDecimal` reads it back. */
+export function formatForInput(value: number): string {
+  return new Intl.NumberFormat(current, { useGrouping: false, maximumFractionDigits: 6 }).format(value);
+}
+
+export function uiLocale(): Locale {
+  return current;
+}
+
+/**
+ * A number as a person types it (decision 0096): the language's decimal mark ("2,5" in German and Polish) or a
+ * point, which phone keypads often offer instead; spaces are ignored, other group separators are refused rather than
+ * guessed ("1,500" in English, "1.500,5"), so no typed amount is silently read as another. Null when not a number.
+ */
+export function parseDecimal(raw: string): number | null {
+  const text = raw.replace(/[\s\u00a0\u202f]/g, '');
+  const mark = numbers.formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  const marks = [...text].filter((char) => char === '.' || char === mark);
+  if (marks.length > 1) return null;
+  const normal = text.replace(mark, '.');
+  return /^(\d+(\.\d*)?|\.\d+)$/.test(normal) ? Number(normal) : null;
+}
+
 /** Date formatters by language and style: the calendar formats one date per cell, up to 3650 of them. */
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -89,6 +112,25 @@ export function formatMoment(value: string | number): string {
   const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
   return dateFormat('moment', { day: 'numeric', month: 'short', year: 'numeric' }).format(date);
+}
+
+/** A month `YYYY-MM` short, for the calendar's rows: "Nov", "Jan 2027" when the year is not this one. */
+export function formatMonth(month: string): string {
+  const [year, index] = month.split('-').map(Number) as [number, number];
+  const date = new Date(year, index - 1, 1);
+  return year === new Date().getFullYear()
+    ? dateFormat('month', { month: 'short' }).format(date)
+    : dateFormat('month-year', { month: 'short', year: '2-digit' }).format(date);
+}
+
+/** Months `YYYY-MM` from first to last in words: "October – December 2026". */
+export function formatMonthRange(first: string, last: string): string {
+  const [fromYear, fromMonth] = first.split('-').map(Number) as [number, number];
+  const [toYear, toMonth] = last.split('-').map(Number) as [number, number];
+  return dateFormat('month-range', { month: 'long', year: 'numeric' }).formatRange(
+    new Date(fromYear, fromMonth - 1, 1),
+    new Date(toYear, toMonth - 1, 1),
+  );
 }
 
 /** Narrow weekday names Monday first, in the current language. */

@@ -15,7 +15,7 @@ import { href, navigate } from '../router.js';
 import { useSubmit } from '../use-submit.js';
 import { BackToGoals, GoalLoaded } from './goals.js';
 
-/** One goal in full: progress, logging, every day in the calendar, the chart, past days, edit and delete. */
+/** One goal in full: progress, logging today and past days, the calendar, the chart, edit and delete. */
 export function GoalDetailPage({ id }: { id: string }) {
   return <GoalLoaded id={id}>{(goal) => <GoalDetail goal={goal} />}</GoalLoaded>;
 }
@@ -31,13 +31,14 @@ function GoalDetail({ goal }: { goal: Goal }) {
         <GoalSummary goal={goal} today={today} size="large" />
         {isWithinGoal(goal, today) && <QuickLog goal={goal} today={today} />}
       </section>
+      {/* Logging comes before looking back, so "Log or correct a day" is on the first screen of a phone. */}
+      <PastDay goal={goal} today={today} />
       <section class="card">
         <Heatmap goal={goal} today={today} />
       </section>
       <section class="card">
         <Chart goal={goal} today={today} />
       </section>
-      <PastDay goal={goal} today={today} />
       <GoalActions goal={goal} />
     </Page>
   );

@@ -6,7 +6,8 @@ import { Field, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
 import { checkLength, FieldProblem } from '../errors.js';
-import { t } from '../i18n/index.js';
+import { formatForInput, parseDecimal, t, uiLocale } from '../i18n/index.js';
+import { suggestedUnits } from '../i18n/units.js';
 import { href, navigate } from '../router.js';
 import { useFields } from '../use-fields.js';
 import { useSubmit } from '../use-submit.js';
@@ -27,8 +28,9 @@ function GoalForm({ goal }: { goal: Goal | null }) {
   const app = useApp();
   const { values, setter } = useFields(() => ({
     name: goal?.name ?? '',
-    unit: goal?.unit ?? t('goalForm.defaultUnit'),
-    daily: String(goal?.daily ?? 10),
+    // A counted unit of the user's language (decision 0096); the API's own default, `Stück`, is for API clients.
+    unit: goal?.unit ?? suggestedUnits(uiLocale())[0]!,
+    daily: formatForInput(goal?.daily ?? 10),
     days: String(goal?.days ?? GOAL_DEFAULTS.days),
     start: goal ? startDateKey(goal) : localDateKey(new Date()),
   }));
@@ -37,7 +39,8 @@ function GoalForm({ goal }: { goal: Goal | null }) {
   const form = useSubmit(FIELDS, async () => {
     const input: GoalInput = {
       name: name.trim(),
-      daily: Number(daily),
+      // "2,5" in German and Polish (decision 0096); anything unreadable fails `isDailyTarget` below.
+      daily: parseDecimal(daily) ?? Number.NaN,
       days: Number(days),
       ...(unit.trim() ? { unit: unit.trim() } : {}),
     };
@@ -77,10 +80,8 @@ function GoalForm({ goal }: { goal: Goal | null }) {
           <Field
             id="daily"
             label={t('goalForm.daily')}
-            type="number"
             inputMode="decimal"
-            min="0"
-            step="any"
+            autoComplete="off"
             required
             value={daily}
             onValue={setter('daily')}
@@ -90,11 +91,18 @@ function GoalForm({ goal }: { goal: Goal | null }) {
             id="unit"
             label={t('goalForm.unit')}
             limit={LIMITS.goalUnitMax}
+            list="unit-suggestions"
+            autoComplete="off"
             value={unit}
             onValue={setter('unit')}
             error={form.fieldError('unit')}
           />
         </div>
+        <datalist id="unit-suggestions">
+          {suggestedUnits(uiLocale()).map((suggestion) => (
+            <option key={suggestion} value={suggestion} />
+          ))}
+        </datalist>
         <div class="row">
           <Field
             id="days"

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { daysBetween, goalTotals, localDateKey, startDateKey } from '../../common/progress.js';
+import { localDateKey } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
@@ -7,8 +7,9 @@ import { TodayRow } from '../components/TodayRow.js';
 import { useApp } from '../context.js';
 import { errorText } from '../errors.js';
 import { todaySections } from '../goal-order.js';
-import { t, tp } from '../i18n/index.js';
+import { t } from '../i18n/index.js';
 import { href } from '../router.js';
+import { goalStatusText } from '../goal-status.js';
 
 /** Today: one compact row per running goal; upcoming and finished goals in collapsed sections; archived ones not. */
 export function GoalsPage() {
@@ -43,15 +44,12 @@ export function GoalsPage() {
               )}
               {upcoming.length > 0 && (
                 <OtherGoals title={t('today.upcoming', { count: upcoming.length })} goals={upcoming}>
-                  {(goal) => tp('goal.startsIn', daysBetween(today, startDateKey(goal)))}
+                  {(goal) => goalStatusText(goal, today)}
                 </OtherGoals>
               )}
               {finished.length > 0 && (
                 <OtherGoals title={t('today.finished', { count: finished.length })} goals={finished}>
-                  {(goal) => {
-                    const totals = goalTotals(goal);
-                    return t('goal.total', { done: totals.done, target: totals.target, unit: goal.unit });
-                  }}
+                  {(goal) => goalStatusText(goal, today)}
                 </OtherGoals>
               )}
               <p>

@@ -1,0 +1,42 @@
+/**
+ * Where a goal stands, in words: one phrase for every place that shows today's amount (the goal page, the Today
+ * screen), so an upcoming or finished goal never reads "0 / 50 today".
+ */
+import {
+  dayTotal,
+  daysBetween,
+  goalTotals,
+  type GoalProgressInput,
+  isWithinGoal,
+  startDateKey,
+} from '../common/progress.js';
+import { t, tp } from './i18n/index.js';
+import { unitText } from './i18n/units.js';
+
+export type GoalPhase = 'upcoming' | 'running' | 'finished';
+
+export function goalPhase(goal: Pick<GoalProgressInput, 'start' | 'days'>, today: string): GoalPhase {
+  if (isWithinGoal(goal, today)) return 'running';
+  return today < startDateKey(goal) ? 'upcoming' : 'finished';
+}
+
+/**
+ * "35 / 50 push-ups today" while the goal runs, "Starts in 3 days" before, "Finished: 1,420 of 1,500 push-ups"
+ * after; numbers in the user's language, the unit in the form its count needs.
+ */
+export function goalStatusText(goal: GoalProgressInput & { unit: string }, today: string): string {
+  switch (goalPhase(goal, today)) {
+    case 'upcoming':
+      return tp('goal.startsIn', daysBetween(today, startDateKey(goal)));
+    case 'finished': {
+      const { done, target } = goalTotals(goal);
+      return t('goal.finishedTotal', { done, target, unit: unitText(goal.unit, target) });
+    }
+    case 'running':
+      return t('goal.todayText', {
+        done: dayTotal(goal.sets, today),
+        target: goal.daily,
+        unit: unitText(goal.unit, goal.daily),
+      });
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Units that read right with any count (decision 0096). A goal's unit is free text, stored once; when it is one of
+ * the counted words below, in any of its forms, it is shown in the form its own language's Intl.PluralRules picks
+ * for the number in front of it ("1 rep", "5 powtórzeń"). Any other unit ("km", "Stück") is shown as typed.
+ */
+import type { Locale } from '../../common/locales.js';
+import type { PluralForms } from './types.js';
+
+interface CountedUnit {
+  /** The language of the word, which decides its plural rules (not the language the app is shown in). */
+  locale: Locale;
+  forms: PluralForms;
+  /** "times", "Mal", "razy": a count of occurrences, so one of them reads "once". */
+  occurrences?: true;
+}
+
+/** The suggestions of the new-goal form are the `other` forms of the user's language, in this order. */
+const COUNTED_UNITS: CountedUnit[] = [
+  { locale: 'en', forms: { one: 'time', other: 'times' }, occurrences: true },
+  { locale: 'en', forms: { one: 'rep', other: 'reps' } },
+  { locale: 'en', forms: { one: 'minute', other: 'minutes' } },
+  { locale: 'en', forms: { one: 'page', other: 'pages' } },
+  { locale: 'en', forms: { one: 'step', other: 'steps' } },
+  { locale: 'en', forms: { one: 'glass', other: 'glasses' } },
+  { locale: 'de', forms: { one: 'Mal', other: 'Mal' }, occurrences: true },
+  { locale: 'de', forms: { one: 'Wiederholung', other: 'Wiederholungen' } },
+  { locale: 'de', forms: { one: 'Minute', other: 'Minuten' } },
+  { locale: 'de', forms: { one: 'Seite', other: 'Seiten' } },
+  { locale: 'de', forms: { one: 'Schritt', other: 'Schritte' } },
+  { locale: 'de', forms: { one: 'Glas', other: 'Gläser' } },
+  { locale: 'pl', forms: { one: 'raz', few: 'razy', many: 'razy', other: 'razy' }, occurrences: true },
+  { locale: 'pl', forms: { one: 'powtórzenie', few: 'powtórzenia', many: 'powtórzeń', other: 'powtórzenia' } },
+  { locale: 'pl', forms: { one: 'minuta', few: 'minuty', many: 'minut', other: 'minuty' } },
+  { locale: 'pl', forms: { one: 'strona', few: 'strony', many: 'stron', other: 'strony' } },
+  { locale: 'pl', forms: { one: 'krok', few: 'kroki', many: 'kroków', other: 'kroku' } },
+  { locale: 'pl', forms: { one: 'szklanka', few: 'szklanki', many: 'szklanek', other: 'szklanki' } },
+];
+
+const rules = new Map<Locale, Intl.PluralRules>();
+
+function pluralRules(locale: Locale): Intl.PluralRules {
+  let found = rules.get(locale);
+  if (!found) rules.set(locale, (found = new Intl.PluralRules(locale)));
+  return found;
+}
+
+/** The counted unit `unit` is a form of: exactly as written first ("Minute" is German), then in any case. */
+function countedUnit(unit: string): CountedUnit | undefined {
+  const trimmed = unit.trim();
+  const lower = trimmed.toLowerCase();
+  return (
+    COUNTED_UNITS.find((known) => Object.values(known.forms).includes(trimmed)) ??
+    COUNTED_UNITS.find((known) => Object.values(known.forms).some((form) => form.toLowerCase() === lower))
+  );
+}
+
+/** `unit` in the form that goes with `count`: "rep" for 1, "reps" for 5; unknown units come back unchanged. */
+export function unitText(unit: string, count: number): string {
+  const known = countedUnit(unit);
+  if (!known) return unit;
+  const form = known.forms[pluralRules(known.locale).select(count)] ?? known.forms.other;
+  // Keep the writer's capital ("Reps" stays capitalised), never remove German nouns' capitals.
+  const first = unit.trim().charAt(0);
+  return first !== first.toLowerCase() ? form.charAt(0).toUpperCase() + form.slice(1) : form;
+}
+
+/** Whether `unit` counts occurrences ("times", "Mal", "razy"), so a count of one reads "once". */
+export function countsOccurrences(unit: string): boolean {
+  return countedUnit(unit)?.occurrences === true;
+}
+
+/** The units the new-goal form suggests in `locale`, the first one prefilled. */
+export function suggestedUnits(locale: Locale): string[] {
+  return COUNTED_UNITS.filter((known) => known.locale === locale).map((known) => known.forms.other);
+}
