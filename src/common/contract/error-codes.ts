@@ -25,6 +25,12 @@ export const ERROR_CODES = [
   'too_many_goals',
   'goal_too_large',
   'invalid_import',
+  'invalid_timezone',
+  'invalid_reminder_time',
+  'invalid_reminder_channel',
+  'invalid_push_subscription',
+  'invalid_push_endpoint',
+  'reminder_link_invalid',
   // Accounts, invites, resets
   'invalid_credentials',
   'wrong_password',

@@ -34,6 +34,11 @@ export async function deleteUserEverywhere(db: Kysely<Database>, user: { id: num
       ...userThrottleKeys(user, sessionIds),
       ...clientBuckets.map((row) => row.key).filter((key) => isUserClientBucket(key, user.email)),
     ];
+    // Reminder tables first: they refer to the goals.
+    await trx.deleteFrom('reminder_sends').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('reminders').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('push_subscriptions').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('preferences').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('goals').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('remember_tokens').where('user_id', '=', user.id).execute();

@@ -220,6 +220,14 @@ export const de: Messages = {
   'error.too_many_amounts': 'Zu viele Einträge an diesem Tag.',
   'error.note_too_long': 'Die Notiz ist zu lang (höchstens {inviteNoteMax} Zeichen).',
   'error.invalid_import': 'Diese Datei ist kein Steady-Export, oder ein Wert darin ist ungültig.',
+  'error.invalid_timezone': 'Diese Zeitzone kennt der Server nicht (z. B. Europe/Berlin).',
+  'error.invalid_reminder_time': 'Wähle eine Uhrzeit zwischen 00:00 und 23:59.',
+  'error.invalid_reminder_channel': 'Wähle Push-Benachrichtigung oder E-Mail.',
+  'error.invalid_push_subscription':
+    'Dieser Browser hat ein Push-Abonnement geschickt, das der Server nicht nutzen kann.',
+  'error.invalid_push_endpoint':
+    'Der Push-Dienst dieses Browsers kann nicht genutzt werden (nur öffentliche https-Adressen).',
+  'error.reminder_link_invalid': 'Dieser Link zum Abschalten einer Erinnerung ist ungültig.',
   'error.invite_not_found': 'Diese Einladung kann nicht mehr widerrufen werden.',
   'error.admin_email_needs_operator_invite':
     'Diese Adresse kann nur mit einer Einladung des Betreibers registriert werden.',

@@ -5,6 +5,7 @@ import * as m0002 from './0002_goals.js';
 import * as m0003 from './0003_credential_version.js';
 import * as m0004 from './0004_server_state.js';
 import * as m0005 from './0005_backup_runs.js';
+import * as m0007 from './0007_reminders.js';
 
 /** A migration is frozen once released: it types the database as `any` and never imports store code. */
 export interface SteadyMigration {
@@ -18,4 +19,5 @@ export const migrations: Record<string, SteadyMigration> = {
   '0003_credential_version': m0003,
   '0004_server_state': m0004,
   '0005_backup_runs': m0005,
+  '0007_reminders': m0007,
 };
