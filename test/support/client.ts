@@ -39,6 +39,9 @@ export class TestClient {
   patch(url: string, body?: unknown, headers: Record<string, string | undefined> = {}) {
     return this.request('PATCH', url, body, headers);
   }
+  put(url: string, body?: unknown, headers: Record<string, string | undefined> = {}) {
+    return this.request('PUT', url, body, headers);
+  }
   delete(url: string, headers: Record<string, string | undefined> = {}) {
     return this.request('DELETE', url, undefined, headers);
   }
