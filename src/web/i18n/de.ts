@@ -168,6 +168,28 @@ export const de: Messages = {
   'settings.logoutOthers': 'Überall sonst abmelden',
   'settings.logoutOthersDone': 'Alle anderen Geräte wurden abgemeldet.',
 
+  'reminder.title': 'Erinnerung',
+  'reminder.intro': 'Eine Erinnerung zu dieser Uhrzeit an jedem Tag des Ziels, nur wenn noch etwas zu tun ist.',
+  'reminder.time': 'Uhrzeit',
+  'reminder.channel': 'Wie',
+  'reminder.push': 'Benachrichtigung auf diesem Gerät',
+  'reminder.email': 'E-Mail',
+  'reminder.save': 'Erinnerung speichern',
+  'reminder.off': 'Erinnerung abschalten',
+  'reminder.saved': 'Erinnerung gespeichert.',
+  'reminder.removed': 'Erinnerung abgeschaltet.',
+  'reminder.zone': 'Uhrzeiten gelten in deiner Zeitzone, {zone}.',
+  'reminder.pushUnavailable':
+    'Benachrichtigungen gibt es in diesem Browser nicht. Auf iPhone und iPad funktionieren sie, sobald Steady zum Home-Bildschirm hinzugefügt ist (ab iOS 16.4). Du kannst die Erinnerung stattdessen per E-Mail bekommen.',
+  'reminder.pushDenied':
+    'Benachrichtigungen für Steady sind in diesem Browser blockiert. Erlaube sie in den Browser-Einstellungen oder wähle E-Mail.',
+  'settings.timezone': 'Zeitzone',
+  'settings.timezoneHint': 'Erinnerungen kommen zu ihrer Uhrzeit in dieser Zone.',
+  'settings.timezoneCurrent': 'Deine Zeitzone: {zone}',
+  'settings.timezoneNone': 'noch nicht festgelegt',
+  'settings.timezoneUseDevice': 'Zeitzone dieses Geräts verwenden ({zone})',
+  'settings.timezoneSaved': 'Zeitzone gespeichert.',
+
   'admin.title': 'Benutzer',
   'admin.count': { one: '# Benutzer', other: '# Benutzer' },
   'admin.email': 'E-Mail',

@@ -168,6 +168,28 @@ export const en = {
   'settings.logoutOthers': 'Log out everywhere else',
   'settings.logoutOthersDone': 'All other devices have been logged out.',
 
+  'reminder.title': 'Reminder',
+  'reminder.intro': 'A reminder at this time on each day of the goal, only when something is left to do.',
+  'reminder.time': 'Time',
+  'reminder.channel': 'How',
+  'reminder.push': 'Notification on this device',
+  'reminder.email': 'E-mail',
+  'reminder.save': 'Save reminder',
+  'reminder.off': 'Turn reminder off',
+  'reminder.saved': 'Reminder set.',
+  'reminder.removed': 'Reminder turned off.',
+  'reminder.zone': 'Times are in your time zone, {zone}.',
+  'reminder.pushUnavailable':
+    'Notifications are not available in this browser. On iPhone and iPad they work once Steady is added to the Home Screen (iOS 16.4 or later). You can get the reminder by e-mail instead.',
+  'reminder.pushDenied':
+    'Notifications are blocked for Steady in this browser. Allow them in the browser settings, or choose e-mail.',
+  'settings.timezone': 'Time zone',
+  'settings.timezoneHint': 'Reminders come at their time in this zone.',
+  'settings.timezoneCurrent': 'Your time zone: {zone}',
+  'settings.timezoneNone': 'not set yet',
+  'settings.timezoneUseDevice': "Use this device's time zone ({zone})",
+  'settings.timezoneSaved': 'Time zone saved.',
+
   'admin.title': 'Users',
   'admin.count': { one: '# user', other: '# users' },
   'admin.email': 'E-mail',

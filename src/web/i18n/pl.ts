@@ -172,6 +172,28 @@ export const pl: Messages = {
   'settings.logoutOthers': 'Wyloguj wszędzie indziej',
   'settings.logoutOthersDone': 'Wszystkie inne urządzenia zostały wylogowane.',
 
+  'reminder.title': 'Przypomnienie',
+  'reminder.intro': 'Przypomnienie o tej godzinie w każdy dzień celu, tylko gdy coś zostało do zrobienia.',
+  'reminder.time': 'Godzina',
+  'reminder.channel': 'Jak',
+  'reminder.push': 'Powiadomienie na tym urządzeniu',
+  'reminder.email': 'E-mail',
+  'reminder.save': 'Zapisz przypomnienie',
+  'reminder.off': 'Wyłącz przypomnienie',
+  'reminder.saved': 'Przypomnienie zapisane.',
+  'reminder.removed': 'Przypomnienie wyłączone.',
+  'reminder.zone': 'Godziny są w Twojej strefie czasowej, {zone}.',
+  'reminder.pushUnavailable':
+    'Powiadomienia nie są dostępne w tej przeglądarce. Na iPhonie i iPadzie działają po dodaniu Steady do ekranu początkowego (iOS 16.4 lub nowszy). Możesz zamiast tego dostawać przypomnienie e-mailem.',
+  'reminder.pushDenied':
+    'Powiadomienia dla Steady są zablokowane w tej przeglądarce. Zezwól na nie w ustawieniach przeglądarki albo wybierz e-mail.',
+  'settings.timezone': 'Strefa czasowa',
+  'settings.timezoneHint': 'Przypomnienia przychodzą o swojej godzinie w tej strefie.',
+  'settings.timezoneCurrent': 'Twoja strefa czasowa: {zone}',
+  'settings.timezoneNone': 'jeszcze nie ustawiona',
+  'settings.timezoneUseDevice': 'Użyj strefy tego urządzenia ({zone})',
+  'settings.timezoneSaved': 'Strefa czasowa zapisana.',
+
   'admin.title': 'Użytkownicy',
   'admin.count': { one: '# użytkownik', few: '# użytkowników', many: '# użytkowników', other: '# użytkownika' },
   'admin.email': 'E-mail',

@@ -96,3 +96,36 @@ async function cacheAssetsOf(html) {
     if (new URL(href).pathname.startsWith('/assets/') && !keep.has(href)) await cache.delete(href);
   }
 }
+
+// Reminders (issue 11): the server's Web Push payload is { title, body, url }; a tap opens that goal.
+self.addEventListener('push', (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = { body: event.data ? event.data.text() : '' };
+  }
+  event.waitUntil(
+    self.registration.showNotification(data.title || 'Steady', {
+      body: data.body || '',
+      icon: '/icon-192.png',
+      badge: '/icon-192.png',
+      data: { url: data.url || '/' },
+      tag: data.url || 'steady-reminder',
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = new URL(event.notification.data?.url || '/', self.location.origin);
+  // Only our own pages: the payload comes from our server, but a link elsewhere has no place in a reminder.
+  const url = target.origin === self.location.origin ? target.href : self.location.origin + '/';
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (open) return open.navigate(url).then((client) => (client || open).focus());
+      return self.clients.openWindow(url);
+    }),
+  );
+});
