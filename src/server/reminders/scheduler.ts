@@ -102,13 +102,17 @@ export class ReminderScheduler {
     );
     for (const { reminder, local } of due) {
       if (taken.has(sendKey(reminder.goal_id, local.date))) continue;
+      const stillDue = (goal: GoalDay) => runsOn(goal, local.date) && belowTarget(goal);
+      // A read first: a goal whose target is met (or that is over) costs no write transaction every check.
+      const before = await goalDay(db, reminder.goal_id, local.date);
+      if (!before || !stillDue(before)) continue;
       const claim = {
         goal_id: reminder.goal_id,
         local_date: local.date,
         user_id: reminder.user_id,
         channel: reminder.channel,
       };
-      const day = await claimDueReminder(db, claim, now, (goal) => runsOn(goal, local.date) && belowTarget(goal));
+      const day = await claimDueReminder(db, claim, now, stillDue);
       if (day && (await this.attempt(reminder, local.date, day, 1)) === 'sent') sent++;
     }
 

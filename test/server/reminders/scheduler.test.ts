@@ -6,6 +6,7 @@ import { smtpMailer } from '../../../src/server/mail/transport.js';
 import type { Mailer } from '../../../src/server/mail/mailer.js';
 import { MAX_ATTEMPTS, ReminderScheduler } from '../../../src/server/reminders/scheduler.js';
 import { createReminderScheduler } from '../../../src/server/reminders/start.js';
+import { claimDueReminder } from '../../../src/server/reminders/store.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
 
@@ -245,12 +246,18 @@ test('two server processes on one database: exactly one mail per goal and day', 
     { ...steady.deps, db: other.db, mailer: smtpMailer(steady.smtp.url, steady.deps.config.mailFrom) },
     recordingLog().log,
   );
+  // At the same moment on PostgreSQL; on SQLite in turn, as two connections of one process would block each other's
+  // event loop (better-sqlite3 waits synchronously); separate processes on SQLite wait for each other's lock.
+  const together = async (schedulers: ReminderScheduler[]) =>
+    steady.deps.config.database.kind === 'postgres'
+      ? Promise.all(schedulers.map((each) => each.check()))
+      : [await schedulers[0]!.check(), await schedulers[1]!.check()];
   for (const day of ['2026-01-15', '2026-01-16']) {
     setClock(steady, berlinWinter(day, '08:00'));
     // Both look at the clock at the same moment, then again at the next check.
-    const sent = await Promise.all([scheduler.check(), otherScheduler.check()]);
+    const sent = await together([scheduler, otherScheduler]);
     steady.clock.advance(20_000);
-    sent.push(...(await Promise.all([otherScheduler.check(), scheduler.check()])));
+    sent.push(...(await together([otherScheduler, scheduler])));
     assert.equal(
       sent.reduce((a, b) => a + b, 0),
       goals,
@@ -259,6 +266,24 @@ test('two server processes on one database: exactly one mail per goal and day', 
   }
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(steady.smtp.mails.length, goals * 2);
+
+  // The claim itself, without the scheduler's earlier look at the send log: of several processes claiming the same
+  // goal and day, exactly one gets it. On PostgreSQL at once; on SQLite one after the other, because two
+  // connections of one process would block each other's event loop (better-sqlite3 waits synchronously).
+  const [goalId] = (await steady.deps.db.selectFrom('reminders').select('goal_id').execute()).map((row) => row.goal_id);
+  const claim = { goal_id: goalId!, local_date: '2026-01-20', user_id: 1, channel: 'email' };
+  const claimers = [steady.deps.db, other.db, steady.deps.db, other.db];
+  const attempt = (db: (typeof claimers)[number]) => claimDueReminder(db, claim, 0, () => true);
+  const won =
+    steady.deps.config.database.kind === 'postgres'
+      ? await Promise.all(claimers.map(attempt))
+      : [
+          await attempt(claimers[0]!),
+          await attempt(claimers[1]!),
+          await attempt(claimers[2]!),
+          await attempt(claimers[3]!),
+        ];
+  assert.equal(won.filter((day) => day !== null).length, 1, JSON.stringify(won));
   const perRecipient = new Map<string, number>();
   for (const mail of steady.smtp.mails) perRecipient.set(mail.to[0]!, (perRecipient.get(mail.to[0]!) ?? 0) + 1);
   assert.deepEqual([...perRecipient.values()], Array(goals).fill(2));
