@@ -124,7 +124,13 @@ self.addEventListener('notificationclick', (event) => {
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
       const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
-      if (open) return open.navigate(url).then((client) => (client || open).focus());
+      // navigate() works only on a window this worker controls; otherwise (or if it fails) a new window opens.
+      if (open) {
+        return open
+          .navigate(url)
+          .then((client) => (client || open).focus())
+          .catch(() => self.clients.openWindow(url));
+      }
       return self.clients.openWindow(url);
     }),
   );
