@@ -20,6 +20,8 @@ import { inviteRoutes } from './invites/routes.js';
 import { inviteRevokeRoutes } from './invites/revoke-routes.js';
 import { installRequestMetrics } from './ops/metrics.js';
 import { opsRoutes } from './ops/ops-routes.js';
+import { pushRoutes } from './push/routes.js';
+import { reminderRoutes } from './reminders/routes.js';
 import { resetRoutes } from './accounts/reset-routes.js';
 import { webAppRoutes } from './web-app.js';
 
@@ -81,6 +83,8 @@ export async function buildApp(
   await app.register(adminRoutes(deps));
   await app.register(dataRoutes(deps));
   await app.register(inviteRevokeRoutes(deps));
+  await app.register(reminderRoutes(deps));
+  await app.register(pushRoutes(deps));
   await app.register(opsRoutes(deps));
   await app.register(webAppRoutes(deps));
   return app;

@@ -31,6 +31,15 @@ export interface Config {
   metricsToken: string | null;
   /** Memory for ready-to-send goal lists (src/server/goals/list-cache.ts); 0 = no cache. */
   goalListCacheBytes: number;
+  /** VAPID_PUBLIC_KEY + VAPID_PRIVATE_KEY; null = a pair generated once and kept in the database (decision 0102). */
+  vapid: { publicKey: string; privateKey: string } | null;
+  /** Who push services may contact about our pushes: VAPID_SUBJECT, else BASE_URL (https) or MAIL_FROM's address. */
+  vapidSubject: string;
+  /**
+   * PUSH_TEST_ORIGIN: the one origin (e.g. `http://127.0.0.1:4567`) of a local push service that is exempt from the
+   * https and public-address rules for push endpoints; for tests only (decision 0103). null in production.
+   */
+  pushTestOrigin: string | null;
 }
 
 /** Administrator rights are not stored: an account is the administrator when its e-mail is ADMIN_EMAIL. */
@@ -81,6 +90,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),
     goalListCacheBytes:
       parseWholeNumber('GOAL_LIST_CACHE_MB', env.GOAL_LIST_CACHE_MB, DEFAULT_GOAL_LIST_CACHE_MB, 0, 4096) * MB,
+    vapid: parseVapidKeys(env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY),
+    vapidSubject: parseVapidSubject(env.VAPID_SUBJECT, baseUrl, parseMailFrom(env.MAIL_FROM, baseUrl)),
+    pushTestOrigin: parsePushTestOrigin(env.PUSH_TEST_ORIGIN),
   };
 }
 
@@ -261,4 +273,55 @@ function parseMetricsToken(raw: string | undefined): string | null {
     );
   }
   return value;
+}
+
+/** Both keys or neither, each the URL-safe base64 that `npx web-push generate-vapid-keys` prints. */
+function parseVapidKeys(
+  rawPublic: string | undefined,
+  rawPrivate: string | undefined,
+): { publicKey: string; privateKey: string } | null {
+  const publicKey = nonEmpty(rawPublic);
+  const privateKey = nonEmpty(rawPrivate);
+  if (publicKey === undefined && privateKey === undefined) return null;
+  if (publicKey === undefined || privateKey === undefined) {
+    throw new ConfigError(
+      publicKey === undefined ? 'VAPID_PUBLIC_KEY' : 'VAPID_PRIVATE_KEY',
+      'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all',
+    );
+  }
+  // A P-256 public key is 65 bytes (87 characters), the private key 32 bytes (43 characters).
+  if (!/^[A-Za-z0-9_-]{87}$/.test(publicKey)) {
+    throw new ConfigError('VAPID_PUBLIC_KEY', 'must be the 87-character URL-safe base64 public key');
+  }
+  if (!/^[A-Za-z0-9_-]{43}$/.test(privateKey)) {
+    throw new ConfigError('VAPID_PRIVATE_KEY', 'must be the 43-character URL-safe base64 private key');
+  }
+  return { publicKey, privateKey };
+}
+
+function parseVapidSubject(raw: string | undefined, baseUrl: string, mailFrom: string): string {
+  const value = nonEmpty(raw);
+  if (value === undefined) {
+    if (baseUrl.startsWith('https:')) return baseUrl;
+    return `mailto:${/<([^>]+)>\s*$/.exec(mailFrom)?.[1] ?? mailFrom}`;
+  }
+  if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(value)) {
+    throw new ConfigError('VAPID_SUBJECT', `must be a mailto: address or an https:// URL, got "${value}"`);
+  }
+  return value;
+}
+
+function parsePushTestOrigin(raw: string | undefined): string | null {
+  const value = nonEmpty(raw);
+  if (value === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('PUSH_TEST_ORIGIN', `must be an origin like http://127.0.0.1:4567, got "${value}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/+$/, '')) {
+    throw new ConfigError('PUSH_TEST_ORIGIN', `must be an origin (scheme://host:port) only, got "${value}"`);
+  }
+  return url.origin;
 }

@@ -7,6 +7,7 @@ async function main(): Promise<void> {
   const [
     { buildApp },
     { startScheduledBackups },
+    { createReminderScheduler },
     { systemClock },
     { announceFirstInvite },
     { createLogger },
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   ] = await Promise.all([
     import('./app.js'),
     import('./backup/start.js'),
+    import('./reminders/start.js'),
     import('./clock.js'),
     import('./invites/first-invite.js'),
     import('./log.js'),
@@ -28,10 +30,13 @@ async function main(): Promise<void> {
   const { deps } = services;
   const app = await buildApp(deps, log);
   const backups = startScheduledBackups(deps, log);
+  const reminders = createReminderScheduler(deps, log);
+  reminders.start();
   const shutdown = gracefulShutdown({
     app,
     async closeServices() {
       await backups?.stop();
+      await reminders.stop();
       await services.close();
     },
     log,

@@ -16,12 +16,17 @@ import type {
   Me,
   Ok,
   PatchMeAnswer,
+  PatchPreferencesAnswer,
+  Preferences,
+  PushKey,
   RegisterBody,
+  Reminder,
 } from '../common/contract/schemas.js';
+import type { ReminderChannel } from '../common/reminders.js';
 import type { Locale } from '../common/locales.js';
 
 // The shapes are the contract's (common/contract/schemas.ts), never copied here.
-export type { AdminUser, Goal, GoalLayout, Invite, Me } from '../common/contract/schemas.js';
+export type { AdminUser, Goal, GoalLayout, Invite, Me, Reminder } from '../common/contract/schemas.js';
 
 /** What the goal form sends; the server's defaults fill in what is left out. */
 export type GoalInput = GoalCreateBody;
@@ -150,4 +155,14 @@ export const api = {
   invites: () => call<Invite[]>('GET', '/api/invites'),
   revokeInvite: (url: string) => call<Ok>('POST', '/api/invites/revoke', { url }),
   adminUsers: () => call<AdminUser[]>('GET', '/api/admin/users'),
+
+  preferences: () => call<Preferences>('GET', '/api/preferences'),
+  setTimezone: (timezone: string) => call<PatchPreferencesAnswer>('PATCH', '/api/preferences', { timezone }),
+  reminders: () => call<Reminder[]>('GET', '/api/reminders'),
+  setReminder: (id: string, time: string, channel: ReminderChannel) =>
+    call<Ok>('PUT', `${goalPath(id)}/reminder`, { time, channel }),
+  removeReminder: (id: string) => call<Ok>('DELETE', `${goalPath(id)}/reminder`),
+  pushKey: () => call<PushKey>('GET', '/api/push/key'),
+  addPushSubscription: (subscription: PushSubscriptionJSON) =>
+    call<Ok>('POST', '/api/push/subscriptions', subscription),
 };

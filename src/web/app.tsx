@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { ApiError, api } from './api.js';
 import { LanguagePicker, LocaleContext } from './components/LanguagePicker.js';
+import { useDeviceTimeZone } from './components/TimeZoneSetting.js';
 import { announce, Toast } from './components/Toast.js';
 import { AppContext, type AppState } from './context.js';
 import { errorText } from './errors.js';
@@ -22,6 +23,7 @@ import { type Session, useSession } from './use-session.js';
 export function App() {
   const { session, locale, applyLocale, loadMe, setMe, changeLocale, logout } = useSession();
   const goals = useGoals(session.state === 'in' ? session.me.id : null);
+  useDeviceTimeZone(session.state === 'in' ? session.me.id : null);
   const entry = useEntryLink();
   const route = useRoute();
   useFocusOnNewPage(

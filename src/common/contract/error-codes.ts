@@ -26,6 +26,12 @@ export const ERROR_CODES = [
   'goal_too_large',
   'invalid_entry_id',
   'invalid_import',
+  'invalid_timezone',
+  'invalid_reminder_time',
+  'invalid_reminder_channel',
+  'invalid_push_subscription',
+  'invalid_push_endpoint',
+  'reminder_link_invalid',
   // Accounts, invites, resets
   'invalid_credentials',
   'wrong_password',

@@ -188,6 +188,49 @@ export const ImportAnswer = Type.Object(
   { additionalProperties: false },
 );
 
+// Preferences, reminders, push (issue 11)
+
+export const Preferences = Type.Object(
+  { timezone: Type.Union([Type.String({ description: 'IANA time zone name' }), Type.Null()]) },
+  { additionalProperties: false },
+);
+export const PatchPreferencesBody = Type.Object({
+  timezone: Type.String({ maxLength: 4096, description: 'an IANA time zone name such as Europe/Berlin' }),
+});
+export const PatchPreferencesAnswer = Type.Object(
+  { ok: Type.Literal(true), timezone: Type.String() },
+  { additionalProperties: false },
+);
+export const ReminderBody = Type.Object({
+  time: Type.String({ maxLength: 4096, description: 'local time HH:MM (00:00 to 23:59) in the user time zone' }),
+  channel: Type.String({ maxLength: 4096, description: 'push or email' }),
+});
+export const Reminder = Type.Object(
+  {
+    goal_id: Type.String({ pattern: '^[0-9]+$', description: 'the goal id, as in a Goal' }),
+    time: Type.String({ pattern: '^\\d{2}:\\d{2}$' }),
+    channel: Type.Union([Type.Literal('push'), Type.Literal('email')]),
+  },
+  { additionalProperties: false },
+);
+export const ReminderList = Type.Array(Reminder);
+export const ReminderOffParams = Type.Object({ token: Type.String({ description: 'the signed token of the mail' }) });
+export const PushKey = Type.Object(
+  { public_key: Type.String({ description: 'VAPID public key, URL-safe base64 (applicationServerKey)' }) },
+  { additionalProperties: false },
+);
+export const PushSubscriptionBody = Type.Object(
+  {
+    endpoint: Type.String({ maxLength: 4096, description: 'https URL of the push service' }),
+    keys: Type.Object({
+      p256dh: Type.String({ maxLength: 4096 }),
+      auth: Type.String({ maxLength: 4096 }),
+    }),
+  },
+  { description: "a browser's PushSubscription.toJSON() (expirationTime is ignored)" },
+);
+export const PushEndpointBody = Type.Object({ endpoint: Type.String({ maxLength: 4096 }) });
+
 // Admin
 
 export const AdminUser = Type.Object(
@@ -221,3 +264,7 @@ export type AdminUser = Static<typeof AdminUser>;
 export type Ok = Static<typeof Ok>;
 export type GoalLayout = Static<typeof GoalLayout>;
 export type ImportAnswer = Static<typeof ImportAnswer>;
+export type Preferences = Static<typeof Preferences>;
+export type PatchPreferencesAnswer = Static<typeof PatchPreferencesAnswer>;
+export type Reminder = Static<typeof Reminder>;
+export type PushKey = Static<typeof PushKey>;

@@ -40,6 +40,11 @@ export async function deleteUserEverywhere(db: Kysely<Database>, user: { id: num
     ];
     await trx.deleteFrom('goal_entries').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('goal_layout').where('user_id', '=', user.id).execute();
+    // Reminder tables first: they refer to the goals.
+    await trx.deleteFrom('reminder_sends').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('reminders').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('push_subscriptions').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('preferences').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('goals').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('remember_tokens').where('user_id', '=', user.id).execute();

@@ -16,6 +16,10 @@ export interface Database {
   goal_layout: GoalLayoutTable;
   backup_runs: BackupRunsTable;
   server_state: ServerStateTable;
+  preferences: PreferencesTable;
+  reminders: RemindersTable;
+  push_subscriptions: PushSubscriptionsTable;
+  reminder_sends: ReminderSendsTable;
 }
 
 export interface UsersTable {
@@ -147,4 +151,46 @@ export interface GoalLayoutTable {
   position: number | null;
   /** null: not archived. */
   archived_at: number | null;
+}
+
+/** Per-user settings beyond the spec's /api/me (migration 0007). */
+export interface PreferencesTable {
+  user_id: number;
+  /** IANA time zone name, e.g. `Europe/Berlin`; null until the user (or their browser) sets it. */
+  timezone: string | null;
+  updated_at: number;
+}
+
+/** At most one reminder per goal (migration 0007). */
+export interface RemindersTable {
+  goal_id: number;
+  user_id: number;
+  /** Local `HH:MM` in the user's time zone. */
+  time: string;
+  channel: 'push' | 'email';
+  updated_at: number;
+}
+
+/** A browser's Web Push subscription (migration 0007). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: number;
+}
+
+/** One row per goal and local date a reminder was claimed for: the claim and the sent-log in one (migration 0007). */
+export interface ReminderSendsTable {
+  goal_id: number;
+  local_date: string;
+  user_id: number;
+  channel: string;
+  /** sending, retry (from next_try_at), sent, failed (gave up), skipped (target met before a retry). */
+  status: 'sending' | 'retry' | 'sent' | 'failed' | 'skipped';
+  attempts: number;
+  claimed_at: number;
+  next_try_at: number | null;
+  finished_at: number | null;
 }

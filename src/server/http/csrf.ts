@@ -3,6 +3,16 @@ import { forbidden, HttpError } from './errors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's authority is a signed token in its URL, never a cookie (the reminder mail's one-click link, which
+     * mail clients POST as a form, RFC 8058): there is nothing to forge, so the guard lets it through.
+     */
+    signedLink?: boolean;
+  }
+}
+
 /**
  * Cross-site request forgery guard for every state-changing request:
  * - a browser's `Sec-Fetch-Site: cross-site` or an `Origin` other than BASE_URL's is refused with 403;
@@ -12,7 +22,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function installCsrfGuard(app: FastifyInstance, baseUrl: string): void {
   const allowedOrigins = new Set(acceptedOrigins(baseUrl));
   app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+    if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.signedLink === true) return;
     if (request.headers['sec-fetch-site'] === 'cross-site') {
       throw forbidden('cross_site_request', 'Cross-site requests are not allowed');
     }

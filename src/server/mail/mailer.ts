@@ -4,6 +4,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra header fields, e.g. List-Unsubscribe on reminder mails. */
+  headers?: Record<string, string>;
 }
 
 /** The one way the server sends mail: SMTP in production, an outbox folder without `SMTP_URL`. */

@@ -62,7 +62,8 @@ export function outboxMailer(folder: string, log: Logger): Mailer {
         folder,
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.hrtime.bigint()}.txt`,
       );
-      const content = `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`;
+      const extra = Object.entries(message.headers ?? {}).map(([name, value]) => `${name}: ${value}\n`);
+      const content = `To: ${message.to}\nSubject: ${message.subject}\n${extra.join('')}\n${message.text}\n`;
       await fs.writeFile(file, content, { mode: PRIVATE_FILE_MODE });
       log.info({ to: message.to, file }, `mail written to the outbox (no SMTP_URL): ${message.subject}`);
     },

@@ -12,8 +12,8 @@ export interface Metrics {
   httpRequests: Counter<'method' | 'route' | 'status'>;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   mails: Counter<'result'>;
-  /** For the reminder mails to come: sent and failed, like `mails`. */
-  reminders: Counter<'result'>;
+  /** Reminders by result (sent, failed after the last retry) and channel (email, push). */
+  reminders: Counter<'result' | 'channel'>;
   /** Node's own figures (event-loop delay, memory, handles); started once, when /metrics is served. */
   collectProcessMetrics(): void;
 }
@@ -41,8 +41,8 @@ export function createMetrics(poolStats: () => PoolStats | null): Metrics {
   });
   const reminders = new Counter({
     name: 'steady_reminders_total',
-    help: 'Reminder mails, by result: sent or failed',
-    labelNames: ['result'] as const,
+    help: 'Reminders, by result (sent, or failed after the last retry) and channel (email, push)',
+    labelNames: ['result', 'channel'] as const,
     registers: [registry],
   });
   new Gauge({

@@ -210,6 +210,28 @@ export const de: Messages = {
   'settings.logoutOthers': 'Überall sonst abmelden',
   'settings.logoutOthersDone': 'Alle anderen Geräte wurden abgemeldet.',
 
+  'reminder.title': 'Erinnerung',
+  'reminder.intro': 'Eine Erinnerung zu dieser Uhrzeit an jedem Tag des Ziels, nur wenn noch etwas zu tun ist.',
+  'reminder.time': 'Uhrzeit',
+  'reminder.channel': 'Wie',
+  'reminder.push': 'Benachrichtigung auf diesem Gerät',
+  'reminder.email': 'E-Mail',
+  'reminder.save': 'Erinnerung speichern',
+  'reminder.off': 'Erinnerung abschalten',
+  'reminder.saved': 'Erinnerung gespeichert.',
+  'reminder.removed': 'Erinnerung abgeschaltet.',
+  'reminder.zone': 'Uhrzeiten gelten in deiner Zeitzone, {zone}.',
+  'reminder.pushUnavailable':
+    'Benachrichtigungen gibt es in diesem Browser nicht. Auf iPhone und iPad funktionieren sie, sobald Steady zum Home-Bildschirm hinzugefügt ist (ab iOS 16.4). Du kannst die Erinnerung stattdessen per E-Mail bekommen.',
+  'reminder.pushDenied':
+    'Benachrichtigungen für Steady sind in diesem Browser blockiert. Erlaube sie in den Browser-Einstellungen oder wähle E-Mail.',
+  'settings.timezone': 'Zeitzone',
+  'settings.timezoneHint': 'Erinnerungen kommen zu ihrer Uhrzeit in dieser Zone.',
+  'settings.timezoneCurrent': 'Deine Zeitzone: {zone}',
+  'settings.timezoneNone': 'noch nicht festgelegt',
+  'settings.timezoneUseDevice': 'Zeitzone dieses Geräts verwenden ({zone})',
+  'settings.timezoneSaved': 'Zeitzone gespeichert.',
+
   'admin.title': 'Benutzer',
   'admin.count': { one: '# Benutzer', other: '# Benutzer' },
   'admin.email': 'E-Mail',
@@ -262,6 +284,14 @@ export const de: Messages = {
   'error.too_many_amounts': 'Zu viele Einträge an diesem Tag.',
   'error.note_too_long': 'Die Notiz ist zu lang (höchstens {inviteNoteMax} Zeichen).',
   'error.invalid_import': 'Diese Datei ist kein Steady-Export, oder ein Wert darin ist ungültig.',
+  'error.invalid_timezone': 'Diese Zeitzone kennt der Server nicht (z. B. Europe/Berlin).',
+  'error.invalid_reminder_time': 'Wähle eine Uhrzeit zwischen 00:00 und 23:59.',
+  'error.invalid_reminder_channel': 'Wähle Push-Benachrichtigung oder E-Mail.',
+  'error.invalid_push_subscription':
+    'Dieser Browser hat ein Push-Abonnement geschickt, das der Server nicht nutzen kann.',
+  'error.invalid_push_endpoint':
+    'Der Push-Dienst dieses Browsers kann nicht genutzt werden (nur öffentliche https-Adressen).',
+  'error.reminder_link_invalid': 'Dieser Link zum Abschalten einer Erinnerung ist ungültig.',
   'error.invite_not_found': 'Diese Einladung kann nicht mehr widerrufen werden.',
   'error.admin_email_needs_operator_invite':
     'Diese Adresse kann nur mit einer Einladung des Betreibers registriert werden.',

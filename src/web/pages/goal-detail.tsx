@@ -9,6 +9,7 @@ import { Heatmap } from '../components/Heatmap.js';
 import { Page } from '../components/Page.js';
 import { PastDay } from '../components/PastDay.js';
 import { QuickLog } from '../components/QuickLog.js';
+import { ReminderSettings } from '../components/ReminderSettings.js';
 import { useApp } from '../context.js';
 import { t } from '../i18n/index.js';
 import { href, navigate } from '../router.js';
@@ -39,6 +40,7 @@ function GoalDetail({ goal }: { goal: Goal }) {
       <section class="card">
         <Chart goal={goal} today={today} />
       </section>
+      <ReminderSettings goal={goal} />
       <GoalActions goal={goal} />
     </Page>
   );

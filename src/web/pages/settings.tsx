@@ -6,6 +6,7 @@ import { Field, FormMessage } from '../components/Field.js';
 import { FieldProblem } from '../errors.js';
 import { LanguagePicker } from '../components/LanguagePicker.js';
 import { Page } from '../components/Page.js';
+import { TimeZoneSetting } from '../components/TimeZoneSetting.js';
 import { useApp } from '../context.js';
 import { checkLength, LIMIT_VARS } from '../errors.js';
 import { t } from '../i18n/index.js';
@@ -20,6 +21,7 @@ export function SettingsPage() {
       <section class="card stack">
         <LanguagePicker id="settings-language" hint={t('settings.languageHint')} />
       </section>
+      <TimeZoneSetting />
       <PasswordForm />
       <LogoutOthersForm />
       <DataSection />

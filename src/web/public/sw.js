@@ -164,3 +164,41 @@ function inStore(db, name, mode, action) {
     request.onerror = () => reject(request.error);
   });
 }
+// Reminders (issue 11): the server's Web Push payload is { title, body, url }; a tap opens that goal.
+self.addEventListener('push', (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = { body: event.data ? event.data.text() : '' };
+  }
+  event.waitUntil(
+    self.registration.showNotification(data.title || 'Steady', {
+      body: data.body || '',
+      icon: '/icon-192.png',
+      badge: '/icon-192.png',
+      data: { url: data.url || '/' },
+      tag: data.url || 'steady-reminder',
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = new URL(event.notification.data?.url || '/', self.location.origin);
+  // Only our own pages: the payload comes from our server, but a link elsewhere has no place in a reminder.
+  const url = target.origin === self.location.origin ? target.href : self.location.origin + '/';
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      // navigate() works only on a window this worker controls; otherwise (or if it fails) a new window opens.
+      if (open) {
+        return open
+          .navigate(url)
+          .then((client) => (client || open).focus())
+          .catch(() => self.clients.openWindow(url));
+      }
+      return self.clients.openWindow(url);
+    }),
+  );
+});

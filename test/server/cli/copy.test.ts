@@ -66,8 +66,31 @@ test(
     const pending = (await anna.post('/api/invite', { note: 'for Carl' })).body.url as string;
     await anna.post('/api/change-password', { old_password: 'wrong wrong', new_password: 'whatever 123' });
     await source.client().post('/api/reset-request', { email: 'ben@example.com' });
+    // Reminders (issue 11): preferences, a reminder, a push subscription, a send logged, the VAPID pair.
+    await anna.patch('/api/preferences', { timezone: 'Europe/Warsaw' });
+    await anna.put(`/api/goals/${goal.id}/reminder`, { time: '07:30', channel: 'push' });
+    const keys = { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) };
+    await anna.post('/api/push/subscriptions', { endpoint: 'https://8.8.8.8/push/1', keys });
+    await anna.get('/api/push/key');
+    await source.deps.db
+      .insertInto('reminder_sends')
+      .values({
+        goal_id: Number(goal.id),
+        local_date: '2026-01-15',
+        user_id: (await anna.get('/api/me')).body.id,
+        channel: 'push',
+        status: 'sent',
+        attempts: 1,
+        claimed_at: 1,
+        next_try_at: null,
+        finished_at: 2,
+      })
+      .execute();
     const sourceUrl = urlOf(source.deps.config.database);
     const original = await dump(sourceUrl);
+    for (const table of ['preferences', 'reminders', 'push_subscriptions', 'reminder_sends']) {
+      assert.equal(original[table]?.length, 1, table);
+    }
 
     const toPg = await steady(['copy', '--to', postgres.url], envOf(sourceUrl, sourceDb.dataDir));
     assert.equal(toPg.stderr, '');

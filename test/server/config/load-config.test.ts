@@ -33,6 +33,9 @@ describe('loadConfig', () => {
       backupDir: null,
       metricsToken: null,
       goalListCacheBytes: 16 * 1024 * 1024,
+      vapid: null,
+      vapidSubject: 'mailto:steady@localhost',
+      pushTestOrigin: null,
     });
   });
 
@@ -53,6 +56,10 @@ describe('loadConfig', () => {
       METRICS_TOKEN: ' 0123456789abcdef ',
       DATABASE_POOL_SIZE: ' 4 ',
       GOAL_LIST_CACHE_MB: '0',
+      VAPID_PUBLIC_KEY: ' BGAE03LQZ9lgoizrQjk85aa1zwmPaLMgXodii30QmGkpUts0sXFgREOuPrgJ_S-GTnZwywmVjs0ID-6MH6UyiiQ ',
+      VAPID_PRIVATE_KEY: '0zepCSaEqCtg6A9Rf4xPSdmMHDBLPU4IucIDjmFX6zY',
+      VAPID_SUBJECT: 'mailto:ops@example.org',
+      PUSH_TEST_ORIGIN: 'http://127.0.0.1:4567',
     });
     assert.deepEqual(config, {
       port: 8080,
@@ -70,7 +77,18 @@ describe('loadConfig', () => {
       backupDir: '/var/backups/steady',
       metricsToken: '0123456789abcdef',
       goalListCacheBytes: 0,
+      vapid: {
+        publicKey: 'BGAE03LQZ9lgoizrQjk85aa1zwmPaLMgXodii30QmGkpUts0sXFgREOuPrgJ_S-GTnZwywmVjs0ID-6MH6UyiiQ',
+        privateKey: '0zepCSaEqCtg6A9Rf4xPSdmMHDBLPU4IucIDjmFX6zY',
+      },
+      vapidSubject: 'mailto:ops@example.org',
+      pushTestOrigin: 'http://127.0.0.1:4567',
     });
+  });
+
+  it('VAPID_SUBJECT defaults to an https BASE_URL, else to mailto: the MAIL_FROM address', () => {
+    assert.equal(loadConfig({ BASE_URL: 'https://steady.example.org' }).vapidSubject, 'https://steady.example.org');
+    assert.equal(loadConfig({ MAIL_FROM: 'Steady <noreply@example.org>' }).vapidSubject, 'mailto:noreply@example.org');
   });
 
   it('derives BASE_URL from PORT, keeps a path prefix, and puts the SQLite data folder beside the file', () => {
@@ -116,6 +134,26 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
     [{ METRICS_TOKEN: 'sixteen chars with spaces' }, 'METRICS_TOKEN'],
+    [
+      { VAPID_PUBLIC_KEY: 'BGAE03LQZ9lgoizrQjk85aa1zwmPaLMgXodii30QmGkpUts0sXFgREOuPrgJ_S-GTnZwywmVjs0ID-6MH6UyiiQ' },
+      'VAPID_PRIVATE_KEY',
+    ],
+    [{ VAPID_PRIVATE_KEY: '0zepCSaEqCtg6A9Rf4xPSdmMHDBLPU4IucIDjmFX6zY' }, 'VAPID_PUBLIC_KEY'],
+    [
+      { VAPID_PUBLIC_KEY: 'short', VAPID_PRIVATE_KEY: '0zepCSaEqCtg6A9Rf4xPSdmMHDBLPU4IucIDjmFX6zY' },
+      'VAPID_PUBLIC_KEY',
+    ],
+    [
+      {
+        VAPID_PUBLIC_KEY: 'BGAE03LQZ9lgoizrQjk85aa1zwmPaLMgXodii30QmGkpUts0sXFgREOuPrgJ_S-GTnZwywmVjs0ID-6MH6UyiiQ',
+        VAPID_PRIVATE_KEY: 'short',
+      },
+      'VAPID_PRIVATE_KEY',
+    ],
+    [{ VAPID_SUBJECT: 'ops@example.org' }, 'VAPID_SUBJECT'],
+    [{ VAPID_SUBJECT: 'http://example.org' }, 'VAPID_SUBJECT'],
+    [{ PUSH_TEST_ORIGIN: 'http://127.0.0.1:4567/push' }, 'PUSH_TEST_ORIGIN'],
+    [{ PUSH_TEST_ORIGIN: 'ftp://127.0.0.1' }, 'PUSH_TEST_ORIGIN'],
   ];
   for (const [env, variable] of refused) {
     it(`refuses ${JSON.stringify(env)} with an error naming ${variable}`, () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { THROTTLE_RULES } from '../../../src/server/auth/throttle.js';
+import { createReminderScheduler } from '../../../src/server/reminders/start.js';
 import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
 
@@ -59,10 +60,16 @@ test('DELETE /api/me removes every row of the user in every table, logs out ever
   const anna = await registerWith(await inviteTokenFrom(ben), 'anna@example.com');
   const carl = await registerWith(await inviteTokenFrom(anna), 'carl@example.com');
   await inviteTokenFrom(anna);
-  const pushUps = (await anna.post('/api/goals', { name: 'Push-ups', sets: { '2026-01-15': [5] } })).body.id;
+  const pushUps = (await anna.post('/api/goals', { name: 'Push-ups', daily: 50, sets: { '2026-01-15': [5] } })).body.id;
   const reading = (await anna.post('/api/goals', { name: 'Reading' })).body.id;
   await anna.put('/api/goal-layout/order', { ids: [reading, pushUps] });
   await anna.post(`/api/goals/${pushUps}/archive`);
+  // Reminders (issue 11): a time zone, a reminder that was sent once, a push subscription.
+  await anna.patch('/api/preferences', { timezone: 'Europe/Berlin' });
+  await anna.put(`/api/goals/${pushUps}/reminder`, { time: '08:00', channel: 'email' });
+  const keys = { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) };
+  await anna.post('/api/push/subscriptions', { endpoint: 'https://8.8.8.8/push/anna', keys });
+  await createReminderScheduler(steady.deps, { info() {}, warn() {}, error() {} }).check();
   const annaPhone = steady.client();
   assert.equal((await annaPhone.post('/api/login', { email: 'anna@example.com', password: PASSWORD })).status, 200);
   assert.equal((await steady.client().post('/api/reset-request', { email: 'anna@example.com' })).status, 200);
@@ -71,7 +78,21 @@ test('DELETE /api/me removes every row of the user in every table, logs out ever
   const annaUser = { id: me.id as number, email: 'anna@example.com' };
 
   const before = await rowsOfUser(annaUser);
-  for (const table of ['users', 'goals', 'goal_entries', 'goal_layout', 'sessions', 'remember_tokens', 'password_resets', 'invites', 'throttle_buckets']) {
+  for (const table of [
+    'users',
+    'goals',
+    'goal_entries',
+    'goal_layout',
+    'sessions',
+    'remember_tokens',
+    'password_resets',
+    'invites',
+    'throttle_buckets',
+    'preferences',
+    'reminders',
+    'push_subscriptions',
+    'reminder_sends',
+  ]) {
     assert.ok((before[table] ?? 0) > 0, `anna has rows in ${table} before: ${JSON.stringify(before)}`);
   }
   const othersBefore = await rowsOfUser({ id: (await ben.get('/api/me')).body.id, email: 'ben@example.com' });

@@ -6,6 +6,7 @@ import * as m0003 from './0003_credential_version.js';
 import * as m0004 from './0004_server_state.js';
 import * as m0005 from './0005_backup_runs.js';
 import * as m0006 from './0006_goal_entries.js';
+import * as m0007 from './0007_reminders.js';
 import * as m0008 from './0008_goal_layout.js';
 
 /** A migration is frozen once released: it types the database as `any` and never imports store code. */
@@ -21,5 +22,6 @@ export const migrations: Record<string, SteadyMigration> = {
   '0004_server_state': m0004,
   '0005_backup_runs': m0005,
   '0006_goal_entries': m0006,
+  '0007_reminders': m0007,
   '0008_goal_layout': m0008,
 };

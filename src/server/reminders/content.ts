@@ -1,0 +1,114 @@
+import { DEFAULT_LOCALE, isLocale, type Locale } from '../../common/locales.js';
+import { escapeHtml, type RenderedMail } from '../mail/templates.js';
+import type { GoalDay } from './goal-day-store.js';
+
+/** The numbers of a reminder: what is left of the day's target, what is done, the target. */
+export interface ReminderFacts {
+  goalName: string;
+  unit: string;
+  done: number;
+  target: number;
+  left: number;
+}
+
+export function reminderFacts(day: GoalDay): ReminderFacts {
+  return { goalName: day.name, unit: day.unit, done: day.total, target: day.daily, left: day.daily - day.total };
+}
+
+interface ReminderWording {
+  /** "15 reps left today: 35 of 50" */
+  left(left: string, unit: string, done: string, target: string): string;
+  greeting: string;
+  open: string;
+  why(time: string): string;
+  off: string;
+}
+
+const withUnit = (amount: string, unit: string) => (unit ? `${amount} ${unit}` : amount);
+
+const WORDING: Record<Locale, ReminderWording> = {
+  en: {
+    left: (left, unit, done, target) => `${withUnit(left, unit)} left today: ${done} of ${target}`,
+    greeting: 'Hello,',
+    open: 'Open Steady',
+    why: (time) => `You get this mail because you asked for a reminder at ${time} on the days this goal runs.`,
+    off: 'Turn this reminder off',
+  },
+  de: {
+    left: (left, unit, done, target) => `Heute noch ${withUnit(left, unit)}: ${done} von ${target}`,
+    greeting: 'Hallo,',
+    open: 'Steady öffnen',
+    why: (time) => `Du bekommst diese Mail, weil du an den Tagen dieses Ziels um ${time} erinnert werden möchtest.`,
+    off: 'Diese Erinnerung abschalten',
+  },
+  pl: {
+    left: (left, unit, done, target) => `Dziś zostało: ${withUnit(left, unit)} (${done} z ${target})`,
+    greeting: 'Cześć,',
+    open: 'Otwórz Steady',
+    why: (time) => `Dostajesz tę wiadomość, bo ustawiono przypomnienie o ${time} w dni tego celu.`,
+    off: 'Wyłącz to przypomnienie',
+  },
+};
+
+function languageOf(locale: string): Locale {
+  return isLocale(locale) ? locale : DEFAULT_LOCALE;
+}
+
+function number(locale: Locale, value: number): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value);
+}
+
+/** "15 reps left today: 35 of 50" in the user's language. */
+export function reminderLine(locale: string, facts: ReminderFacts): string {
+  const language = languageOf(locale);
+  const n = (value: number) => number(language, value);
+  return WORDING[language].left(n(facts.left), facts.unit, n(facts.done), n(facts.target));
+}
+
+/** The link that opens the goal in the app (the app's pages live in the URL hash). */
+export function goalLink(baseUrl: string, goalId: number): string {
+  return `${baseUrl}/#/goal/${goalId}`;
+}
+
+/** The Web Push payload the service worker shows: title, text and the page a tap opens. */
+export function reminderPush(locale: string, facts: ReminderFacts, url: string): string {
+  return JSON.stringify({ title: facts.goalName, body: reminderLine(locale, facts), url });
+}
+
+/** The reminder mail; every value placed into the HTML is escaped. */
+export function reminderMail(
+  locale: string,
+  facts: ReminderFacts,
+  links: { goal: string; off: string },
+  time: string,
+): RenderedMail {
+  const language = languageOf(locale);
+  const words = WORDING[language];
+  const line = reminderLine(locale, facts);
+  const subject = `${facts.goalName} – ${line}`;
+  const text = [
+    words.greeting,
+    '',
+    `${facts.goalName}: ${line}`,
+    '',
+    `${words.open}: ${links.goal}`,
+    '',
+    '-- ',
+    words.why(time),
+    `${words.off}: ${links.off}`,
+    '',
+  ].join('\n');
+  const html = [
+    '<!doctype html>',
+    `<html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
+    '<body>',
+    `<p>${escapeHtml(words.greeting)}</p>`,
+    `<p><strong>${escapeHtml(facts.goalName)}</strong>: ${escapeHtml(line)}</p>`,
+    `<p><a href="${escapeHtml(links.goal)}">${escapeHtml(words.open)}</a></p>`,
+    `<hr><p><small>${escapeHtml(words.why(time))}<br>`,
+    `<a href="${escapeHtml(links.off)}">${escapeHtml(words.off)}</a></small></p>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+  return { subject, text, html };
+}

@@ -1,0 +1,34 @@
+import { DAY } from '../clock.js';
+import { wallClockText } from '../goals/start.js';
+
+/**
+ * Pure rules of when a reminder is due (docs/decisions/0100-reminder-scheduler.md): compared on the wall clock of
+ * the user's zone at each check, never by sleeping until a computed instant.
+ */
+
+/** The user's local date `YYYY-MM-DD` and time `HH:MM` at `now`. */
+export function localDateAndTime(now: number, timeZone: string): { date: string; time: string } {
+  const text = wallClockText(now, timeZone);
+  return { date: text.slice(0, 10), time: text.slice(11, 16) };
+}
+
+/**
+ * Due once the local time has reached the reminder's time on that local date. A time skipped by a DST change
+ * (02:30 on the spring-forward day) is reached at 03:00; one that happens twice is claimed at its first pass.
+ */
+export function isTimeReached(localTime: string, reminderTime: string): boolean {
+  return localTime >= reminderTime;
+}
+
+/** True when `date` is one of the goal's days: its start date through start + days − 1. */
+export function runsOn(goal: { start: string; days: number }, date: string): boolean {
+  const first = goal.start.slice(0, 10);
+  if (date < first) return false;
+  const last = new Date(Date.parse(`${first}T00:00:00Z`) + (goal.days - 1) * DAY).toISOString().slice(0, 10);
+  return date <= last;
+}
+
+/** Something is left of the day's target. */
+export function belowTarget(goal: { daily: number; total: number }): boolean {
+  return goal.total < goal.daily;
+}

@@ -1,0 +1,118 @@
+import { useEffect, useState } from 'preact/hooks';
+import { isReminderTime, type ReminderChannel } from '../../common/reminders.js';
+import { api, type Goal } from '../api.js';
+import { FieldProblem } from '../errors.js';
+import { t } from '../i18n/index.js';
+import { pushSupport, subscribeToPush } from '../push.js';
+import { useSubmit } from '../use-submit.js';
+import { Field, FormMessage } from './Field.js';
+
+const DEFAULT_TIME = '19:00';
+
+/** Time and channel of the goal's daily reminder (issue 11); loaded lazily by ReminderSettings. */
+export function ReminderPanel({ goal }: { goal: Goal }) {
+  const support = pushSupport();
+  const [time, setTime] = useState(DEFAULT_TIME);
+  const [channel, setChannel] = useState<ReminderChannel>(support === 'available' ? 'push' : 'email');
+  const [active, setActive] = useState(false);
+  const [zone, setZone] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [pushRefused, setPushRefused] = useState(support === 'denied');
+
+  useEffect(() => {
+    let live = true;
+    void Promise.all([api.reminders(), api.preferences()])
+      .then(([reminders, preferences]) => {
+        if (!live) return;
+        const mine = reminders.find((reminder) => reminder.goal_id === goal.id);
+        if (mine) {
+          setTime(mine.time);
+          setChannel(mine.channel);
+          setActive(true);
+        }
+        setZone(preferences.timezone);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [goal.id]);
+
+  const save = useSubmit(
+    ['reminder-time'],
+    async () => {
+      setNotice(null);
+      if (!isReminderTime(time)) throw new FieldProblem('reminder-time', 'invalid_reminder_time');
+      // The permission prompt comes from this tap, never from opening the page.
+      if (channel === 'push' && (await subscribeToPush()) === 'denied') {
+        setPushRefused(true);
+        setChannel('email');
+        return;
+      }
+      await api.setReminder(goal.id, time, channel);
+      setActive(true);
+      setNotice(t('reminder.saved'));
+    },
+    { time: 'reminder-time' },
+  );
+  const remove = useSubmit([], async () => {
+    await api.removeReminder(goal.id);
+    setActive(false);
+    setNotice(t('reminder.removed'));
+  });
+
+  const pushProblem =
+    support === 'unavailable' ? t('reminder.pushUnavailable') : pushRefused ? t('reminder.pushDenied') : null;
+  return (
+    <form class="card stack" onSubmit={save.submit} noValidate aria-labelledby="reminder-title">
+      <h2 id="reminder-title">{t('reminder.title')}</h2>
+      <p class="muted">{t('reminder.intro')}</p>
+      <FormMessage error={save.formError ?? remove.formError} success={notice} />
+      <Field
+        id="reminder-time"
+        type="time"
+        label={t('reminder.time')}
+        required
+        value={time}
+        onValue={setTime}
+        hint={zone ? t('reminder.zone', { zone }) : undefined}
+        error={save.fieldError('reminder-time')}
+      />
+      <fieldset class="stack reminder-channel">
+        <legend>{t('reminder.channel')}</legend>
+        <label>
+          <input
+            type="radio"
+            name="reminder-channel"
+            value="push"
+            checked={channel === 'push'}
+            disabled={pushProblem !== null}
+            onChange={() => setChannel('push')}
+          />{' '}
+          {t('reminder.push')}
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="reminder-channel"
+            value="email"
+            checked={channel === 'email'}
+            onChange={() => setChannel('email')}
+          />{' '}
+          {t('reminder.email')}
+        </label>
+        {pushProblem && <p class="hint">{pushProblem}</p>}
+      </fieldset>
+      <div class="inline">
+        <button type="submit" class="primary" disabled={save.busy}>
+          {t('reminder.save')}
+        </button>
+        {active && (
+          <button type="button" disabled={remove.busy} onClick={() => void remove.submit()}>
+            {t('reminder.off')}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * Reminders in the browser (issue 11): the app sets the time zone from the browser, Settings shows it, and a
+ * reminder is set on the goal's page.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { axeViolations, chromiumAvailable, cliInvite, launchBrowser, startServer } from './support.js';
+
+const PASSWORD = 'remind me daily 1';
+
+test(
+  'set a reminder on the goal page; the time zone comes from the browser and shows in Settings',
+  { timeout: 120_000 },
+  async (t) => {
+    if (!chromiumAvailable(t)) return;
+    const server = await startServer('nobody@example.com');
+    t.after(() => server.stop());
+    const browser = await launchBrowser();
+    t.after(() => browser.close());
+    const context = await browser.newContext({
+      locale: 'en-GB',
+      timezoneId: 'Europe/Warsaw',
+      viewport: { width: 390, height: 844 },
+    });
+    const page = await context.newPage();
+    const api = (method: string, url: string) =>
+      page.evaluate(
+        async ([m, u]) => (await fetch(u!, { method: m, headers: { accept: 'application/json' } })).json(),
+        [method, url],
+      );
+
+    await page.goto(await cliInvite(server));
+    await page.getByLabel('E-mail').fill('rita@example.com');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Your goals' }).waitFor();
+    const goal = await page.evaluate(async () => {
+      const response = await fetch('/api/goals', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Push-ups', unit: 'reps', daily: 50 }),
+      });
+      return (await response.json()) as { id: string };
+    });
+
+    // Unset until now: the app took the browser's zone.
+    for (let i = 0; i < 50 && (await api('GET', '/api/preferences')).timezone === null; i++)
+      await page.waitForTimeout(100);
+    assert.deepEqual(await api('GET', '/api/preferences'), { timezone: 'Europe/Warsaw' });
+
+    // A fresh load, so the app's goal list has the goal made behind its back.
+    await page.goto(`${server.baseUrl}/#/goal/${goal.id}`);
+    await page.reload();
+    const panel = page.getByRole('form', { name: 'Reminder' });
+    await panel.waitFor();
+    await panel.getByText('Times are in your time zone, Europe/Warsaw.').waitFor();
+    await panel.getByLabel('Time').fill('07:45');
+    await panel.getByRole('radio', { name: 'E-mail' }).check();
+    await panel.getByRole('button', { name: 'Save reminder' }).click();
+    await panel.getByText('Reminder set.').waitFor();
+    assert.deepEqual(await api('GET', '/api/reminders'), [{ goal_id: goal.id, time: '07:45', channel: 'email' }]);
+    assert.deepEqual(await axeViolations(page, 'light'), []);
+
+    // Opened again, the page shows the reminder; it can be turned off.
+    await page.reload();
+    await panel.getByRole('button', { name: 'Turn reminder off' }).waitFor();
+    assert.equal(await panel.getByLabel('Time').inputValue(), '07:45');
+    assert.equal(await panel.getByRole('radio', { name: 'E-mail' }).isChecked(), true);
+    await panel.getByRole('button', { name: 'Turn reminder off' }).click();
+    await panel.getByText('Reminder turned off.').waitFor();
+    assert.deepEqual(await api('GET', '/api/reminders'), []);
+
+    // Where push is missing (iOS Safari outside the Home Screen has no PushManager): the app says so, offers e-mail.
+    await context.addInitScript(() => delete (window as { PushManager?: unknown }).PushManager);
+    await page.reload();
+    await panel.getByText('Notifications are not available in this browser.', { exact: false }).waitFor();
+    assert.equal(await panel.getByRole('radio', { name: 'Notification on this device' }).isDisabled(), true);
+    assert.equal(await panel.getByRole('radio', { name: 'E-mail' }).isChecked(), true);
+
+    await page.goto(`${server.baseUrl}/#/settings`);
+    await page.getByText('Your time zone: Europe/Warsaw').waitFor();
+  },
+);

@@ -1,0 +1,290 @@
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { HOUR, MINUTE } from '../../../src/server/clock.js';
+import { openDatabase } from '../../../src/server/db/open.js';
+import { smtpMailer } from '../../../src/server/mail/transport.js';
+import type { Mailer } from '../../../src/server/mail/mailer.js';
+import { MAX_ATTEMPTS, ReminderScheduler } from '../../../src/server/reminders/scheduler.js';
+import { createReminderScheduler } from '../../../src/server/reminders/start.js';
+import { claimDueReminder } from '../../../src/server/reminders/store.js';
+import { createTestApp, type TestApp } from '../../support/app.js';
+import type { TestClient } from '../../support/client.js';
+
+interface Logged {
+  level: 'info' | 'warn' | 'error';
+  details: object;
+  message: string;
+}
+
+function recordingLog() {
+  const lines: Logged[] = [];
+  const at = (level: Logged['level']) => (details: object, message: string) => lines.push({ level, details, message });
+  return { lines, log: { info: at('info'), warn: at('warn'), error: at('error') } };
+}
+
+async function setUp(t: TestContext, mailer?: Mailer) {
+  const steady = await createTestApp();
+  t.after(() => steady.close());
+  const { lines, log } = recordingLog();
+  const scheduler = createReminderScheduler(mailer ? { ...steady.deps, mailer } : steady.deps, log);
+  return { steady, scheduler, lines };
+}
+
+/** A user in Berlin with a goal of 50 reps a day and an e-mail reminder. */
+async function berlinGoal(
+  steady: TestApp,
+  email: string,
+  goal: { start: string; days: number; time: string; locale?: string },
+): Promise<{ client: TestClient; id: string }> {
+  const client = await steady.register(email);
+  if (goal.locale) await client.patch('/api/me', { locale: goal.locale });
+  assert.equal((await client.patch('/api/preferences', { timezone: 'Europe/Berlin' })).status, 200);
+  const created = await client.post('/api/goals', {
+    name: 'Push-ups',
+    unit: 'reps',
+    daily: 50,
+    days: goal.days,
+    start: goal.start,
+  });
+  assert.equal(created.status, 200, created.text);
+  const id = created.body.id as string;
+  assert.equal((await client.put(`/api/goals/${id}/reminder`, { time: goal.time, channel: 'email' })).status, 200);
+  return { client, id };
+}
+
+/** Berlin is UTC+1 in winter, UTC+2 in summer. */
+const berlinWinter = (date: string, time: string) => Date.parse(`${date}T${time}:00+01:00`);
+const berlinSummer = (date: string, time: string) => Date.parse(`${date}T${time}:00+02:00`);
+
+/** A header field of a raw mail, unfolded. */
+function header(raw: string, name: string): string {
+  const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
+  const line = head.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  assert.ok(line, `no ${name} header`);
+  return line.slice(name.length + 1).trim();
+}
+
+function setClock(steady: TestApp, at: number): void {
+  steady.clock.advance(at - steady.clock.now());
+}
+
+test('due at the time in the user zone, not before; once per day; the mail says what is left, links BASE_URL and can be turned off', async (t) => {
+  const { steady, scheduler } = await setUp(t);
+  const { client, id } = await berlinGoal(steady, 'anna@example.com', { start: '2026-01-10', days: 30, time: '19:30' });
+  await client.post(`/api/goals/${id}/sets/2026-01-15`, { amount: 35 });
+
+  setClock(steady, berlinWinter('2026-01-15', '19:29'));
+  assert.equal(await scheduler.check(), 0, 'not due at 19:29 Berlin');
+  assert.equal(steady.smtp.mails.length, 0);
+
+  steady.clock.advance(MINUTE);
+  assert.equal(await scheduler.check(), 1, 'due at 19:30 Berlin (18:30 UTC)');
+  const mail = await steady.smtp.nextMail();
+  assert.deepEqual(mail.to, ['anna@example.com']);
+  assert.match(mail.decoded, /15 reps left today: 35 of 50/);
+  assert.match(mail.decoded, new RegExp(`http://steady\\.test/#/goal/${id}`));
+  assert.match(header(mail.raw, 'List-Unsubscribe'), /^<http:\/\/steady\.test\/api\/reminders\/off\/[^>]+>$/);
+  assert.equal(header(mail.raw, 'List-Unsubscribe-Post'), 'List-Unsubscribe=One-Click');
+
+  for (let i = 0; i < 5; i++) {
+    steady.clock.advance(15_000);
+    assert.equal(await scheduler.check(), 0);
+  }
+  assert.equal(steady.smtp.mails.length, 1, 'exactly once that day');
+  assert.equal(
+    await steady.deps.metrics.registry
+      .getSingleMetricAsString('steady_reminders_total')
+      .then((text) => /result="sent",channel="email"} 1/.test(text)),
+    true,
+  );
+
+  // The next day: the target is met before 19:30, so no reminder.
+  await client.post(`/api/goals/${id}/sets/2026-01-16`, { amount: 50 });
+  setClock(steady, berlinWinter('2026-01-16', '19:31'));
+  assert.equal(await scheduler.check(), 0, 'target met: nothing to remind');
+  // The day after, with 49 of 50: still below the target.
+  await client.post(`/api/goals/${id}/sets/2026-01-17`, { amount: 49 });
+  setClock(steady, berlinWinter('2026-01-17', '20:00'));
+  assert.equal(await scheduler.check(), 1);
+  assert.match((await steady.smtp.nextMail(1)).decoded, /1 reps left today: 49 of 50/);
+
+  // The List-Unsubscribe link turns it off: no reminder the day after.
+  const link = new URL(header(mail.raw, 'List-Unsubscribe').slice(1, -1)).pathname;
+  const off = await steady.client().request('POST', link, 'List-Unsubscribe=One-Click', {
+    origin: undefined,
+    'content-type': 'application/x-www-form-urlencoded',
+  });
+  assert.equal(off.status, 200);
+  setClock(steady, berlinWinter('2026-01-18', '20:00'));
+  assert.equal(await scheduler.check(), 0);
+});
+
+test('the last day of the goal gets its reminder, the day after does not; nor the day before the start', async (t) => {
+  const { steady, scheduler } = await setUp(t);
+  await berlinGoal(steady, 'anna@example.com', { start: '2026-01-10', days: 6, time: '08:00' });
+  setClock(steady, berlinWinter('2026-01-09', '09:00'));
+  assert.equal(await scheduler.check(), 0, 'before the start');
+  setClock(steady, berlinWinter('2026-01-10', '09:00'));
+  assert.equal(await scheduler.check(), 1, 'first day');
+  setClock(steady, berlinWinter('2026-01-15', '09:00'));
+  assert.equal(await scheduler.check(), 1, 'last day (start + 6 - 1)');
+  setClock(steady, berlinWinter('2026-01-16', '09:00'));
+  assert.equal(await scheduler.check(), 0, 'the goal is over');
+});
+
+test('DST in Europe/Berlin: a time skipped in spring is sent at 03:00; a time passed twice in autumn is sent once', async (t) => {
+  const { steady, scheduler } = await setUp(t);
+  await berlinGoal(steady, 'anna@example.com', { start: '2026-03-20', days: 300, time: '02:30' });
+
+  // 2026-03-29: clocks go from 02:00 CET to 03:00 CEST, 02:30 never happens.
+  setClock(steady, berlinWinter('2026-03-29', '01:59'));
+  assert.equal(await scheduler.check(), 0);
+  setClock(steady, Date.parse('2026-03-29T01:00:00Z'));
+  assert.equal(await scheduler.check(), 1, '03:00 CEST is past 02:30');
+  steady.clock.advance(HOUR);
+  assert.equal(await scheduler.check(), 0);
+
+  // 2026-10-25: clocks go from 03:00 CEST back to 02:00 CET, 02:30 happens twice.
+  setClock(steady, berlinSummer('2026-10-25', '02:29'));
+  assert.equal(await scheduler.check(), 0);
+  setClock(steady, berlinSummer('2026-10-25', '02:30'));
+  assert.equal(await scheduler.check(), 1, 'first 02:30 (CEST)');
+  setClock(steady, berlinWinter('2026-10-25', '02:30'));
+  assert.equal(await scheduler.check(), 0, 'second 02:30 (CET): already sent');
+  assert.equal(steady.smtp.mails.length, 2);
+});
+
+test('missed while down: sent at start when its day is not over, never a pile of earlier days; a clock jump is noticed at the next check', async (t) => {
+  const { steady, scheduler } = await setUp(t);
+  await berlinGoal(steady, 'anna@example.com', { start: '2026-01-01', days: 60, time: '08:00' });
+  await berlinGoal(steady, 'ben@example.com', { start: '2026-01-01', days: 60, time: '21:00' });
+
+  // The server was down from the 10th to the 15th, 07:00; the 10th to 14th are never sent.
+  setClock(steady, berlinWinter('2026-01-15', '07:00'));
+  assert.equal(await scheduler.check(), 0, 'earlier days are not caught up');
+  // The machine sleeps from 07:00 to 20:00 (or NTP moves the clock): the first check after it sends Anna's.
+  setClock(steady, berlinWinter('2026-01-15', '20:00'));
+  assert.equal(await scheduler.check(), 1);
+  // The clock jumps back an hour (NTP): nothing twice.
+  steady.clock.advance(-HOUR);
+  assert.equal(await scheduler.check(), 0);
+  setClock(steady, berlinWinter('2026-01-15', '21:00'));
+  assert.equal(await scheduler.check(), 1, "Ben's at 21:00");
+
+  // Down from 2026-01-16 07:00 to 23:58: both are still due that day and go out at start; at 00:01 they would not.
+  setClock(steady, berlinWinter('2026-01-16', '23:58'));
+  const restarted = createReminderScheduler(steady.deps, recordingLog().log);
+  assert.equal(await restarted.check(), 2);
+  setClock(steady, berlinWinter('2026-01-18', '00:01'));
+  assert.equal(await restarted.check(), 0, 'the 17th is over; the 18th is not due yet');
+  assert.equal(steady.smtp.mails.length, 4);
+});
+
+test('a failed send is tried again a few times, then given up, logged and counted; a success on a retry is one mail', async (t) => {
+  let failures = 0;
+  const flaky: Mailer = {
+    async send() {
+      failures++;
+      throw new Error('mail server down');
+    },
+    async verify() {},
+  };
+  const { steady, scheduler, lines } = await setUp(t, flaky);
+  await berlinGoal(steady, 'anna@example.com', { start: '2026-01-01', days: 60, time: '08:00' });
+  setClock(steady, berlinWinter('2026-01-15', '08:00'));
+  assert.equal(await scheduler.check(), 0);
+  assert.equal(await scheduler.check(), 0, 'the retry waits');
+  steady.clock.advance(MINUTE);
+  assert.equal(await scheduler.check(), 0);
+  steady.clock.advance(5 * MINUTE);
+  assert.equal(await scheduler.check(), 0);
+  steady.clock.advance(HOUR);
+  assert.equal(await scheduler.check(), 0);
+  assert.equal(failures, MAX_ATTEMPTS);
+  assert.equal(lines.filter((line) => line.level === 'warn').length, MAX_ATTEMPTS - 1);
+  const gaveUp = lines.filter((line) => line.level === 'error');
+  assert.equal(gaveUp.length, 1);
+  assert.match(gaveUp[0]!.message, /giving up/);
+  assert.match(
+    await steady.deps.metrics.registry.getSingleMetricAsString('steady_reminders_total'),
+    /result="failed",channel="email"} 1/,
+  );
+
+  // Fails once, then works: one mail.
+  let calls = 0;
+  const real = steady.deps.mailer;
+  const once: Mailer = {
+    async send(message) {
+      if (++calls === 1) throw new Error('temporary failure');
+      await real.send(message);
+    },
+    verify: () => real.verify(),
+  };
+  const second = new ReminderScheduler({
+    ...(scheduler as unknown as { options: object }).options,
+    mailer: once,
+  } as never);
+  setClock(steady, berlinWinter('2026-01-16', '08:00'));
+  assert.equal(await second.check(), 0);
+  steady.clock.advance(MINUTE);
+  assert.equal(await second.check(), 1);
+  steady.clock.advance(MINUTE);
+  assert.equal(await second.check(), 0);
+  assert.equal(steady.smtp.mails.length, 1);
+});
+
+test('two server processes on one database: exactly one mail per goal and day', { timeout: 120_000 }, async (t) => {
+  const { steady, scheduler } = await setUp(t);
+  const goals = 6;
+  for (let i = 0; i < goals; i++) {
+    await berlinGoal(steady, `user${i}@example.com`, { start: '2026-01-01', days: 60, time: '08:00' });
+  }
+  // The second process: its own connection pool and its own SMTP connection to the same receiver.
+  const other = await openDatabase(steady.deps.config.database);
+  t.after(() => other.close());
+  const otherScheduler = createReminderScheduler(
+    { ...steady.deps, db: other.db, mailer: smtpMailer(steady.smtp.url, steady.deps.config.mailFrom) },
+    recordingLog().log,
+  );
+  // At the same moment on PostgreSQL; on SQLite in turn, as two connections of one process would block each other's
+  // event loop (better-sqlite3 waits synchronously); separate processes on SQLite wait for each other's lock.
+  const together = async (schedulers: ReminderScheduler[]) =>
+    steady.deps.config.database.kind === 'postgres'
+      ? Promise.all(schedulers.map((each) => each.check()))
+      : [await schedulers[0]!.check(), await schedulers[1]!.check()];
+  for (const day of ['2026-01-15', '2026-01-16']) {
+    setClock(steady, berlinWinter(day, '08:00'));
+    // Both look at the clock at the same moment, then again at the next check.
+    const sent = await together([scheduler, otherScheduler]);
+    steady.clock.advance(20_000);
+    sent.push(...(await together([otherScheduler, scheduler])));
+    assert.equal(
+      sent.reduce((a, b) => a + b, 0),
+      goals,
+      `${day}: ${sent}`,
+    );
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(steady.smtp.mails.length, goals * 2);
+
+  // The claim itself, without the scheduler's earlier look at the send log: of several processes claiming the same
+  // goal and day, exactly one gets it. On PostgreSQL at once; on SQLite one after the other, because two
+  // connections of one process would block each other's event loop (better-sqlite3 waits synchronously).
+  const [goalId] = (await steady.deps.db.selectFrom('reminders').select('goal_id').execute()).map((row) => row.goal_id);
+  const claim = { goal_id: goalId!, local_date: '2026-01-20', user_id: 1, channel: 'email' };
+  const claimers = [steady.deps.db, other.db, steady.deps.db, other.db];
+  const attempt = (db: (typeof claimers)[number]) => claimDueReminder(db, claim, 0, () => true);
+  const won =
+    steady.deps.config.database.kind === 'postgres'
+      ? await Promise.all(claimers.map(attempt))
+      : [
+          await attempt(claimers[0]!),
+          await attempt(claimers[1]!),
+          await attempt(claimers[2]!),
+          await attempt(claimers[3]!),
+        ];
+  assert.equal(won.filter((day) => day !== null).length, 1, JSON.stringify(won));
+  const perRecipient = new Map<string, number>();
+  for (const mail of steady.smtp.mails) perRecipient.set(mail.to[0]!, (perRecipient.get(mail.to[0]!) ?? 0) + 1);
+  assert.deepEqual([...perRecipient.values()], Array(goals).fill(2));
+});
