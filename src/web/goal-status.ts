@@ -11,7 +11,7 @@ import {
   startDateKey,
 } from '../common/progress.js';
 import { t, tp } from './i18n/index.js';
-import { unitText } from './i18n/units.js';
+import { unitText } from '../common/units.js';
 
 export type GoalPhase = 'upcoming' | 'running' | 'finished';
 

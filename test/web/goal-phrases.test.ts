@@ -8,7 +8,7 @@ import { addDays, axisTicks, calendarWindow, chartKeys, openingMonth, weekRows }
 import { changedText, isSurprising, parseAmount } from '../../src/web/components/amounts.js';
 import { goalPhase, goalStatusText } from '../../src/web/goal-status.js';
 import { formatNumber, parseDecimal, setUiLocale, tp } from '../../src/web/i18n/index.js';
-import { countsOccurrences, suggestedUnits, unitText } from '../../src/web/i18n/units.js';
+import { countsOccurrences, suggestedUnits, unitText } from '../../src/common/units.js';
 
 const TODAY = '2026-11-25';
 const goal = (start: string, days: number, sets: Record<string, number[]> = {}, unit = 'push-ups') => ({

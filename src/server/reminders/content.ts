@@ -1,4 +1,5 @@
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../common/locales.js';
+import { unitText } from '../../common/units.js';
 import { escapeHtml, type RenderedMail } from '../mail/templates.js';
 import type { GoalDay } from './goal-day-store.js';
 
@@ -62,7 +63,8 @@ function number(locale: Locale, value: number): string {
 export function reminderLine(locale: string, facts: ReminderFacts): string {
   const language = languageOf(locale);
   const n = (value: number) => number(language, value);
-  return WORDING[language].left(n(facts.left), facts.unit, n(facts.done), n(facts.target));
+  // The unit goes with what is left: "1 rep left", "15 reps left" (a counted unit; others as typed).
+  return WORDING[language].left(n(facts.left), unitText(facts.unit, facts.left), n(facts.done), n(facts.target));
 }
 
 /** The link that opens the goal in the app (the app's pages live in the URL hash). */

@@ -62,12 +62,17 @@ export interface ActiveReminder extends ReminderSetting {
   email: string;
 }
 
-/** Every reminder, with its user's time zone, language and address (one query per scheduler check). */
+/**
+ * Every reminder of a goal that is not archived, with its user's time zone, language and address (one query per
+ * scheduler check). An archived goal is put away (decision 0093): it keeps its reminder, silent until restored.
+ */
 export async function listActiveReminders(db: Kysely<Database>): Promise<ActiveReminder[]> {
   return db
     .selectFrom('reminders')
     .innerJoin('users', 'users.id', 'reminders.user_id')
     .leftJoin('preferences', 'preferences.user_id', 'reminders.user_id')
+    .leftJoin('goal_layout', 'goal_layout.goal_id', 'reminders.goal_id')
+    .where('goal_layout.archived_at', 'is', null)
     .select([
       'reminders.goal_id',
       'reminders.user_id',

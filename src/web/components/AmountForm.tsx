@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { errorText, FieldProblem } from '../errors.js';
 import { formatNumber, t } from '../i18n/index.js';
-import { unitText } from '../i18n/units.js';
+import { unitText } from '../../common/units.js';
 import { isSurprising, parseAmount, type Amounts } from './amounts.js';
 import { Confirm } from './Confirm.js';
 

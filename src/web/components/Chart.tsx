@@ -1,7 +1,7 @@
 import { axisTicks, chartKeys, dayTotal, goalDateKeys, isMet } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { formatDay, formatNumber, t, tp } from '../i18n/index.js';
-import { unitText } from '../i18n/units.js';
+import { unitText } from '../../common/units.js';
 
 const WIDTH = 300;
 /** The CSS height of both pictures too, so the axis's text is never stretched. */

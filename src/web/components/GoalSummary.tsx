@@ -3,7 +3,7 @@ import type { Goal } from '../api.js';
 import { useMemo } from 'preact/hooks';
 import { goalPhase, goalStatusText } from '../goal-status.js';
 import { formatDay, t, tp } from '../i18n/index.js';
-import { unitText } from '../i18n/units.js';
+import { unitText } from '../../common/units.js';
 import { Ring } from './Ring.js';
 
 /**

@@ -3,7 +3,7 @@ import { isDateKey } from '../../common/goal.js';
 import { dayTotal, endDateKey, isWithinGoal, startDateKey } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { formatDay, formatNumber, t } from '../i18n/index.js';
-import { unitText } from '../i18n/units.js';
+import { unitText } from '../../common/units.js';
 import { AmountForm } from './AmountForm.js';
 import { Field } from './Field.js';
 import { useAmounts } from './amounts.js';

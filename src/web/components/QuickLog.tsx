@@ -1,7 +1,7 @@
 import { quickAmounts } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { formatNumber, t } from '../i18n/index.js';
-import { unitText } from '../i18n/units.js';
+import { unitText } from '../../common/units.js';
 import { AmountForm } from './AmountForm.js';
 import { useAmounts } from './amounts.js';
 

@@ -4,7 +4,7 @@ import type { Goal } from '../api.js';
 import { useApp } from '../context.js';
 import { formatNumber, t, tp } from '../i18n/index.js';
 import { href } from '../router.js';
-import { unitText } from '../i18n/units.js';
+import { unitText } from '../../common/units.js';
 import { changedText, parseAmount } from './amounts.js';
 import { Ring } from './Ring.js';
 

@@ -4,7 +4,7 @@ import { roundAmount } from '../../common/progress.js';
 import { api, type Goal } from '../api.js';
 import { useApp } from '../context.js';
 import { formatNumber, parseDecimal, t, tp } from '../i18n/index.js';
-import { countsOccurrences, unitText } from '../i18n/units.js';
+import { countsOccurrences, unitText } from '../../common/units.js';
 
 /** A typed amount ("2,5" in German and Polish), or null unless it is a positive number the endpoints accept. */
 export function parseAmount(raw: string): number | null {

@@ -7,7 +7,7 @@ import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
 import { checkLength, FieldProblem } from '../errors.js';
 import { formatForInput, parseDecimal, t, uiLocale } from '../i18n/index.js';
-import { suggestedUnits } from '../i18n/units.js';
+import { suggestedUnits } from '../../common/units.js';
 import { href, navigate } from '../router.js';
 import { useFields } from '../use-fields.js';
 import { useSubmit } from '../use-submit.js';

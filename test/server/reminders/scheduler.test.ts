@@ -68,6 +68,18 @@ function setClock(steady: TestApp, at: number): void {
   steady.clock.advance(at - steady.clock.now());
 }
 
+test('an archived goal reminds no one until it is restored', async (t) => {
+  const { steady, scheduler } = await setUp(t);
+  const { client, id } = await berlinGoal(steady, 'anna@example.com', { start: '2026-01-10', days: 30, time: '19:30' });
+  assert.equal((await client.post(`/api/goals/${id}/archive`)).status, 200);
+  setClock(steady, berlinWinter('2026-01-15', '19:30'));
+  assert.equal(await scheduler.check(), 0, 'archived: not reminded');
+  assert.equal((await client.post(`/api/goals/${id}/unarchive`)).status, 200);
+  steady.clock.advance(MINUTE);
+  assert.equal(await scheduler.check(), 1, 'restored: reminded again');
+  assert.match((await steady.smtp.nextMail()).decoded, /50 reps left today: 0 of 50/);
+});
+
 test('due at the time in the user zone, not before; once per day; the mail says what is left, links BASE_URL and can be turned off', async (t) => {
   const { steady, scheduler } = await setUp(t);
   const { client, id } = await berlinGoal(steady, 'anna@example.com', { start: '2026-01-10', days: 30, time: '19:30' });
@@ -106,7 +118,7 @@ test('due at the time in the user zone, not before; once per day; the mail says 
   await client.post(`/api/goals/${id}/sets/2026-01-17`, { amount: 49 });
   setClock(steady, berlinWinter('2026-01-17', '20:00'));
   assert.equal(await scheduler.check(), 1);
-  assert.match((await steady.smtp.nextMail(1)).decoded, /1 reps left today: 49 of 50/);
+  assert.match((await steady.smtp.nextMail(1)).decoded, /1 rep left today: 49 of 50/);
 
   // The List-Unsubscribe link turns it off: no reminder the day after.
   const link = new URL(header(mail.raw, 'List-Unsubscribe').slice(1, -1)).pathname;

@@ -1,10 +1,12 @@
 /**
  * Units that read right with any count (decision 0096). A goal's unit is free text, stored once; when it is one of
- * the counted words below, in any of its forms, it is shown in the form its own language's Intl.PluralRules picks
+ * the counted words below, in any of its forms, it is shown (in the app and in reminders) in the form its own language's Intl.PluralRules picks
  * for the number in front of it ("1 rep", "5 powtórzeń"). Any other unit ("km", "Stück") is shown as typed.
  */
-import type { Locale } from '../../common/locales.js';
-import type { PluralForms } from './types.js';
+import type { Locale } from './locales.js';
+
+/** A word's forms by Intl.PluralRules category; `other` is always there. */
+type PluralForms = { other: string } & Partial<Record<Intl.LDMLPluralRule, string>>;
 
 interface CountedUnit {
   /** The language of the word, which decides its plural rules (not the language the app is shown in). */
