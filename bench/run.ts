@@ -20,6 +20,7 @@ import autocannon from 'autocannon';
 import * as esbuild from 'esbuild';
 import pg from 'pg';
 import { benchSets, type SeedGroup, type ServerInfo, type ServerStats } from './shared.js';
+import { measureLogGrowth } from './log-growth.js';
 import { printStartTimes } from './start-time.js';
 
 const CONNECTIONS = 50;
@@ -42,6 +43,8 @@ const TARGETS = {
   costPerByteSpread: 2,
   soakDriftPercent: 10,
   soakFdGrowth: 5,
+  /** Log rate on a goal with 3,650 dates over the rate on one with 30: the cost within 2x. */
+  logGrowthRatio: 0.5,
 };
 const GROWTH_MIN_BYTES = 100_000;
 
@@ -72,6 +75,7 @@ const results: Record<string, unknown> = {
   machine: { cpus: (await import('node:os')).cpus().length, node: process.version, note: 'shared machine unless said' },
   settings: { connections: CONNECTIONS, rounds: ROUNDS, roundSeconds: ROUND_SECONDS, seed: MAIN_SEED },
   engines: {},
+  logGrowth: {},
 };
 
 /** A fresh database for one engine's run; null (said loudly) when PostgreSQL is unreachable outside CI. */
@@ -685,6 +689,28 @@ function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
 
+/**
+ * Issue 12 point 4: one amount logged on a goal with 3,650 dates costs the same as on one with 30, within 2x
+ * (bench/log-growth.ts starts a server of its own on a fresh database).
+ */
+async function benchLogGrowth(engine: 'sqlite' | 'postgres') {
+  const figures = await measureLogGrowth({ engine });
+  for (const withEntryId of [false, true]) {
+    const rateAt = (goalDates: number) =>
+      figures.find((figure) => figure.goalDates === goalDates && figure.withEntryId === withEntryId)!.rate;
+    const ratio = round3(rateAt(3650) / rateAt(30));
+    const label = `${engine} log one amount${withEntryId ? ' with entry_id' : ''}`;
+    console.log(
+      `${label}: ${rateAt(30).toFixed(0)}/s on 30 dates, ${rateAt(3650).toFixed(0)}/s on 3,650 dates: ` +
+        `ratio ${ratio} (target >= ${TARGETS.logGrowthRatio})`,
+    );
+    if (ratio < TARGETS.logGrowthRatio) misses.push(`${label}: 3,650 dates at ${ratio} of 30 dates`);
+  }
+  const failures = figures.reduce((sum, figure) => sum + figure.failures, 0);
+  if (failures > 0) misses.push(`${engine} log growth: ${failures} failed answers`);
+  return figures;
+}
+
 async function main(): Promise<void> {
   try {
     for (const engine of ['sqlite', 'postgres'] as const) {
@@ -696,6 +722,7 @@ async function main(): Promise<void> {
       } finally {
         await database.drop();
       }
+      if (!SOAK_SECONDS) (results.logGrowth as Record<string, unknown>)[engine] = await benchLogGrowth(engine);
     }
   } catch (error) {
     console.error('bench: failed:', error instanceof Error ? (error.stack ?? error.message) : error);
