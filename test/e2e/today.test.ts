@@ -408,3 +408,54 @@ test('order and archive through the UI, by keyboard; Archive restores; axe clean
   await page.locator('.today-row').nth(2).waitFor();
   assert.deepEqual(await names(), ['Second', 'Third', 'First']);
 });
+
+/** How many records each store of the offline database holds (decision 0095). */
+async function offlineRecords(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(
+    () =>
+      new Promise<Record<string, number>>((resolve, reject) => {
+        const request = indexedDB.open('steady');
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const db = request.result;
+          const names = [...db.objectStoreNames];
+          const transaction = db.transaction(names, 'readonly');
+          const counts: Record<string, number> = {};
+          for (const name of names) {
+            const count = transaction.objectStore(name).count();
+            count.onsuccess = () => (counts[name] = count.result);
+          }
+          transaction.oncomplete = () => {
+            db.close();
+            resolve(counts);
+          };
+        };
+      }),
+  );
+}
+
+test('logout clears the local copy and the queue: nothing of the user stays on the device', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('leaving@example.com');
+  t.after(() => who.context.close());
+  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
+  await openToday(who);
+  const { page } = who;
+  // The log cannot reach the server, so it waits in the queue.
+  await page.route('**/api/goals/*/sets/**', (route) => route.abort('internetdisconnected'));
+  await row(page, 'Water')
+    .getByRole('button', { name: /^\+1 glasses/ })
+    .click();
+  await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
+  const before = await offlineRecords(page);
+  assert.equal(before.outbox, 1, `queued: ${JSON.stringify(before)}`);
+  assert.ok((before.copy ?? 0) > 0, `local copy: ${JSON.stringify(before)}`);
+
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  assert.deepEqual(await offlineRecords(page), { copy: 0, mine: 0, outbox: 0 });
+  await page.unroute('**/api/goals/*/sets/**');
+  const again = await device('leaving@example.com', 'en-GB', false);
+  t.after(() => again.context.close());
+  assert.deepEqual(await amountsToday(again, goal.id), [], 'the dropped entry never reaches the server');
+});
