@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 log=$(mktemp)
 npm start >"$log" 2>&1 &
 pid=$!
-trap 'kill -- -$pid 2>/dev/null || kill $pid 2>/dev/null || true; pkill -f "node dist/server/main.js" 2>/dev/null || true' EXIT
+trap 'kill -- -$pid 2>/dev/null || kill $pid 2>/dev/null || true; pkill -f "node .*dist/server/main.js" 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do
   if curl -fsS -o /dev/null http://localhost:3000/ 2>/dev/null; then break; fi
   sleep 0.5
