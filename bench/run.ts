@@ -693,7 +693,7 @@ function round3(value: number): number {
  * Issue 12 point 4: one amount logged on a goal with 3,650 dates costs the same as on one with 30, within 2x
  * (bench/log-growth.ts starts a server of its own on a fresh database).
  */
-async function benchLogGrowth(engine: 'sqlite' | 'postgres') {
+async function benchLogGrowth(engine: Engine) {
   const figures = await measureLogGrowth({ engine });
   for (const withEntryId of [false, true]) {
     const rateAt = (goalDates: number) =>

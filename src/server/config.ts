@@ -113,12 +113,7 @@ function parsePort(raw: string | undefined): number {
 function parseBaseUrl(raw: string | undefined, port: number): string {
   const value = nonEmpty(raw);
   if (value === undefined) return `http://localhost:${port}`;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError('BASE_URL', `must be an absolute http(s) URL, got "${value}"`);
-  }
+  const url = urlOrError('BASE_URL', value, `must be an absolute http(s) URL, got "${value}"`);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError('BASE_URL', `must start with http:// or https://, got "${value}"`);
   }
@@ -138,11 +133,7 @@ export function parseDatabaseUrl(value: string, poolSize = DEFAULT_POOL_SIZE): D
     return { kind: 'sqlite', file: path.resolve(file) };
   }
   if (/^postgres(ql)?:\/\//.test(value)) {
-    try {
-      new URL(value);
-    } catch {
-      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
-    }
+    urlOrError('DATABASE_URL', value, 'is not a valid postgres:// URL');
     return { kind: 'postgres', url: value, poolSize };
   }
   throw new ConfigError(
@@ -181,15 +172,19 @@ function parseAdminEmail(raw: string | undefined): string | null {
   return normalizeEmail(value);
 }
 
+/** `value` parsed as a URL, or a ConfigError naming the variable with `problem`. */
+function urlOrError(variable: string, value: string, problem: string): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new ConfigError(variable, problem);
+  }
+}
+
 function parseSmtpUrl(raw: string | undefined): string | null {
   const value = nonEmpty(raw);
   if (value === undefined) return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError('SMTP_URL', 'must be a URL like smtp://user:pass@host:587');
-  }
+  const url = urlOrError('SMTP_URL', value, 'must be a URL like smtp://user:pass@host:587');
   if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
     throw new ConfigError('SMTP_URL', 'must start with smtp:// or smtps://');
   }
@@ -314,12 +309,7 @@ function parseVapidSubject(raw: string | undefined, baseUrl: string, mailFrom: s
 function parsePushTestOrigin(raw: string | undefined): string | null {
   const value = nonEmpty(raw);
   if (value === undefined) return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError('PUSH_TEST_ORIGIN', `must be an origin like http://127.0.0.1:4567, got "${value}"`);
-  }
+  const url = urlOrError('PUSH_TEST_ORIGIN', value, `must be an origin like http://127.0.0.1:4567, got "${value}"`);
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/+$/, '')) {
     throw new ConfigError('PUSH_TEST_ORIGIN', `must be an origin (scheme://host:port) only, got "${value}"`);
   }

@@ -29,9 +29,8 @@ async function main(): Promise<void> {
   const services = await openServices(config, { clock: systemClock, log });
   const { deps } = services;
   const app = await buildApp(deps, log);
-  const backups = startScheduledBackups(deps, log);
+  let backups: ReturnType<typeof startScheduledBackups> = null;
   const reminders = createReminderScheduler(deps, log);
-  reminders.start();
   const shutdown = gracefulShutdown({
     app,
     async closeServices() {
@@ -50,6 +49,9 @@ async function main(): Promise<void> {
     // The address to open is BASE_URL, not the socket Fastify names (127.0.0.1 may not be what links use).
     listenTextResolver: (address) => `Steady is running at ${config.baseUrl} (listening on ${address})`,
   });
+  // The background jobs start once the server answers: their first checks would delay the first answer.
+  backups = startScheduledBackups(deps, log);
+  reminders.start();
   // `steady invite` without BASE_URL of its own prints links to this address.
   await saveServedBaseUrl(deps.db, config.baseUrl, systemClock.now());
   await announceFirstInvite(deps, log);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { chromiumAvailable, cliInvite, launchBrowser, startServer } from './support.js';
+import { chromiumAvailable, cliInvite, serverAndBrowser } from './support.js';
 
 const PASSWORD = 'my data is mine 1';
 
@@ -14,10 +14,7 @@ test(
   { timeout: 120_000 },
   async (t) => {
     if (!chromiumAvailable(t)) return;
-    const server = await startServer('nobody@example.com');
-    t.after(() => server.stop());
-    const browser = await launchBrowser();
-    t.after(() => browser.close());
+    const { server, browser } = await serverAndBrowser(t);
     const context = await browser.newContext({
       locale: 'en-GB',
       acceptDownloads: true,

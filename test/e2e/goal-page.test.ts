@@ -10,13 +10,11 @@ import { test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { addDays, addMonths, localDateKey } from '../../src/common/progress.js';
 import {
-  axeViolations,
   chromiumAvailable,
   cliInvite,
-  describeViolations,
-  launchBrowser,
   type RunningServer,
-  startServer,
+  serverAndBrowser,
+  assertNoAxeViolations,
 } from './support.js';
 
 const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
@@ -81,16 +79,6 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOTS}/${name}-first-screen.png` });
 }
 
-async function noViolations(page: Page, where: string): Promise<void> {
-  const found: string[] = [];
-  for (const scheme of ['light', 'dark'] as const) {
-    const violations = await axeViolations(page, scheme);
-    if (violations.length > 0) found.push(describeViolations(`${where} (${scheme})`, violations));
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  assert.equal(found.length, 0, `axe-core found violations:\n${found.join('\n')}`);
-}
-
 async function factToday(page: Page): Promise<string> {
   return (await page.locator('.fact-today').innerText()).replace(/\s+/g, ' ');
 }
@@ -100,10 +88,7 @@ test(
   { timeout: 180_000 },
   async (t) => {
     if (!chromiumAvailable(t)) return;
-    const server = await startServer('nobody@example.com');
-    t.after(() => server.stop());
-    const browser = await launchBrowser();
-    t.after(() => browser.close());
+    const { server, browser } = await serverAndBrowser(t);
 
     await t.test(
       'a 3650-day goal: "Log or correct a day" on the first screen, the calendar pages by months',
@@ -131,7 +116,7 @@ test(
         const months = await page.locator('.heatmap-month').allInnerTexts();
         assert.equal(months.filter((text) => text.trim() !== '').length, 3, `month labels: ${months.join('|')}`);
         await shot(page, 'en-long-goal');
-        await noViolations(page, 'goal page, 3650 days');
+        await assertNoAxeViolations(page, 'goal page, 3650 days');
 
         await page.getByRole('button', { name: 'Earlier' }).click();
         await page.waitForFunction(
@@ -165,7 +150,7 @@ test(
       await open(page, finished, 'Push-ups');
       assert.equal(await factToday(page), 'Finished: 1,420 of 1,500 push-ups');
       await shot(page, 'en-finished');
-      await noViolations(page, 'finished goal');
+      await assertNoAxeViolations(page, 'finished goal');
 
       const upcoming = await createGoal(page, {
         name: 'Read',
@@ -179,7 +164,7 @@ test(
       assert.equal(await page.locator('.chart svg').count(), 0);
       assert.match(await page.locator('.chart-empty').innerText(), /Nothing logged yet/);
       await shot(page, 'en-upcoming');
-      await noViolations(page, 'upcoming goal');
+      await assertNoAxeViolations(page, 'upcoming goal');
     });
 
     await t.test('German: "2,5" logs 2.5; 100× the target asks first; Escape closes the delete question', async () => {
@@ -218,7 +203,7 @@ test(
       await page.getByRole('button', { name: 'Hinzufügen', exact: true }).click();
       await page.locator('.fact-today', { hasText: '6.002,5 / 10' }).waitFor();
       await shot(page, 'de-goal');
-      await noViolations(page, 'German goal page');
+      await assertNoAxeViolations(page, 'German goal page');
 
       await page.getByRole('button', { name: 'Ziel löschen' }).click();
       const confirm = page.locator('.confirm');
@@ -284,7 +269,7 @@ test(
       await page.locator('.toast', { hasText: 'Zapisano 1 powtórzenie.' }).waitFor();
       await page.locator('.fact-today', { hasText: '1 / 25 powtórzeń dziś' }).waitFor();
       await shot(page, 'pl-goal');
-      await noViolations(page, 'Polish goal page');
+      await assertNoAxeViolations(page, 'Polish goal page');
     });
 
     await t.test('English: a count of "times" reads "Logged once."', async () => {

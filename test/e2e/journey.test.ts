@@ -8,15 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { addDays, localDateKey } from '../../src/common/progress.js';
-import {
-  type AxeViolation,
-  axeViolations,
-  chromiumAvailable,
-  cliInvite,
-  describeViolations,
-  launchBrowser,
-  startServer,
-} from './support.js';
+import { chromiumAvailable, cliInvite, launchBrowser, startServer, violationsInBothSchemes } from './support.js';
 
 const ADMIN = 'ada@example.com';
 const BOB = 'bob@example.com';
@@ -35,11 +27,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
   const cspErrors: string[] = [];
   const setsSent: string[] = [];
   const checkA11y = async (page: Page, where: string) => {
-    for (const scheme of ['light', 'dark'] as const) {
-      const violations: AxeViolation[] = await axeViolations(page, scheme);
-      if (violations.length > 0) a11y.push(describeViolations(`${where} (${scheme})`, violations));
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
+    a11y.push(...(await violationsInBothSchemes(page, where)));
   };
   const newContext = async (locale: string): Promise<{ context: BrowserContext; page: Page }> => {
     const context = await browser.newContext({ locale, viewport: { width: 1280, height: 800 } });

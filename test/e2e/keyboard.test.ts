@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumAvailable, cliInvite, launchBrowser, startServer } from './support.js';
+import { chromiumAvailable, cliInvite, serverAndBrowser } from './support.js';
 
 /**
  * The focused element's name as a screen reader would announce it, whether it is a Tab stop (the app also moves
@@ -41,10 +41,7 @@ async function tabTo(page: Page, name: RegExp, max = 40): Promise<void> {
 
 test('register, create a goal and log an amount with the keyboard alone', { timeout: 90_000 }, async (t) => {
   if (!chromiumAvailable(t)) return;
-  const server = await startServer('nobody@example.com');
-  t.after(() => server.stop());
-  const browser = await launchBrowser();
-  t.after(() => browser.close());
+  const { server, browser } = await serverAndBrowser(t);
   const page = await (await browser.newContext({ locale: 'en-GB', viewport: { width: 390, height: 844 } })).newPage();
 
   await page.goto(await cliInvite(server));

@@ -2,6 +2,7 @@
  * Browser-test plumbing: the real server as a child process (built `dist/`), the real CLI for invites, Debian's
  * Chromium through playwright-core, and axe-core for accessibility checks.
  */
+import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -170,6 +171,31 @@ export function describeViolations(where: string, violations: AxeViolation[]): s
         `${where}: ${violation.id} (${violation.impact}) ${violation.help}\n${violation.nodes.map((node) => `   ${node.target.join(' ')} ${node.failureSummary ?? ''}`).join('\n')}`,
     )
     .join('\n');
+}
+
+/** axe's violations on the page in the light and the dark scheme, described; the page is left light. */
+export async function violationsInBothSchemes(page: Page, where: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    const violations = await axeViolations(page, scheme);
+    if (violations.length > 0) found.push(describeViolations(`${where} (${scheme})`, violations));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}
+
+export async function assertNoAxeViolations(page: Page, where: string): Promise<void> {
+  const found = await violationsInBothSchemes(page, where);
+  assert.equal(found.length, 0, `axe-core found violations:\n${found.join('\n')}`);
+}
+
+/** A fresh server and browser for one test, both stopped when it ends. */
+export async function serverAndBrowser(t: TestContext): Promise<{ server: RunningServer; browser: Browser }> {
+  const server = await startServer('nobody@example.com');
+  t.after(() => server.stop());
+  const browser = await launchBrowser();
+  t.after(() => browser.close());
+  return { server, browser };
 }
 
 function freePort(): Promise<number> {

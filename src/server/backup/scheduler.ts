@@ -8,6 +8,7 @@ import { wallClockText } from '../goals/start.js';
 import { backupDatabase } from './backup.js';
 import { claimBackupDay, finishBackupDay, releaseBackupDay } from './store.js';
 import { makePrivateFolder } from '../private-files.js';
+import { WallClockPoller } from '../wall-clock-poller.js';
 
 /** The local hour from which a day's backup is due (server time, `TZ`). */
 export const BACKUP_HOUR = 3;
@@ -41,30 +42,23 @@ export interface BackupSchedulerOptions {
  * A day missed while no server ran is caught up at the next check of that day.
  */
 export class BackupScheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<string | null> | undefined;
+  private readonly poller = new WallClockPoller(() => this.checkOnce());
 
   constructor(private readonly options: BackupSchedulerOptions) {}
 
   start(intervalMs = CHECK_INTERVAL_MS): void {
     makePrivateFolder(this.options.backupDir);
-    this.timer = setInterval(() => void this.check(), intervalMs);
-    this.timer.unref();
-    void this.check();
+    this.poller.start(intervalMs);
   }
 
   /** Stops checking and waits for a backup in progress. */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** One look at the clock; returns the backup file written, or null. Overlapping calls share one run. */
   check(): Promise<string | null> {
-    this.running ??= this.checkOnce().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    return this.poller.check();
   }
 
   private async checkOnce(): Promise<string | null> {

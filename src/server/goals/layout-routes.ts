@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps.js';
 import { fromContract } from '../http/contract.js';
 import { notFound } from '../http/errors.js';
 import { readGoalLayout, setGoalArchived, setGoalOrder } from './layout-store.js';
-import { parseGoalId } from './validation.js';
+import { goalNotFound, parseGoalId } from './validation.js';
 
 /**
  * The goal layout (decision 0093): order and archive, kept on the server so every device shows the same Today.
@@ -26,9 +26,9 @@ export const goalLayoutRoutes =
     app.put(ROUTES.setGoalOrder.url, fromContract('setGoalOrder'), async (request) => {
       const ids = request.body.ids.map((raw) => parseGoalId(raw));
       const badIndex = ids.indexOf(null);
-      if (badIndex >= 0) throw goalNotFound(badIndex);
+      if (badIndex >= 0) throw notInOrder(badIndex);
       const foreign = await setGoalOrder(db, currentUser(request).id, ids as number[]);
-      if (foreign.length > 0) throw goalNotFound(ids.indexOf(foreign[0]!));
+      if (foreign.length > 0) throw notInOrder(ids.indexOf(foreign[0]!));
       return { ok: true as const };
     });
 
@@ -37,7 +37,7 @@ export const goalLayoutRoutes =
         const goalId = parseGoalId(request.params.id);
         const archivedAt = name === 'archiveGoal' ? clock.now() : null;
         if (goalId === null || !(await setGoalArchived(db, currentUser(request).id, goalId, archivedAt))) {
-          throw notFound('goal_not_found', 'Goal not found');
+          throw goalNotFound();
         }
         return { ok: true as const };
       });
@@ -46,5 +46,5 @@ export const goalLayoutRoutes =
   };
 
 /** The listed id that is not one of the caller's goals, named as `ids[3]`. */
-const goalNotFound = (index: number) =>
+const notInOrder = (index: number) =>
   notFound('goal_not_found', `ids[${index}] is not one of your goals`, `ids[${index}]`);

@@ -3,7 +3,6 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { currentUser } from '../auth/plugin.js';
 import type { AppDeps } from '../deps.js';
 import { GOAL_BODY_LIMIT_BYTES } from '../http/body-limits.js';
-import { notFound } from '../http/errors.js';
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
 import { goalJson, goalListJson, setsJson } from './serialize.js';
@@ -17,6 +16,7 @@ import {
   checkedLogAmount,
   checkedLogDate,
   checkedNewGoal,
+  goalNotFound,
   parseGoalId,
 } from './validation.js';
 
@@ -26,7 +26,6 @@ import {
  */
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const goalNotFound = () => notFound('goal_not_found', 'Goal not found');
 
 /** The spec's goal endpoints plus the atomic logging endpoints of docs/api-logging.md. */
 export const goalRoutes =

@@ -83,6 +83,17 @@ export async function insertGoal(
   });
 }
 
+/** True when `goalId` is one of `userId`'s goals. */
+export async function isOwnGoal(db: Kysely<Database>, userId: number, goalId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('goals')
+    .select('id')
+    .where('id', '=', goalId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Applies `changes` to the caller's goal; false when the caller has no goal `goalId`. New `sets` replace the old
  * ones whole; the goal row is written first, which locks it (decision 0034), then only the dates that differ are
@@ -95,16 +106,8 @@ export async function updateGoal(
   changes: GoalChanges,
   now: number,
 ): Promise<boolean> {
-  if (Object.keys(changes).length === 0) {
-    // Nothing to change, but a missing goal is still reported as missing.
-    const row = await db
-      .selectFrom('goals')
-      .select('id')
-      .where('id', '=', goalId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
+  // Nothing to change, but a missing goal is still reported as missing.
+  if (Object.keys(changes).length === 0) return isOwnGoal(db, userId, goalId);
   const size = changes.sets === undefined ? undefined : setsSize(changes.sets);
   if (size) checkSetsSize(size);
   return db.transaction().execute(async (trx) => {

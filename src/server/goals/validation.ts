@@ -12,7 +12,7 @@ import {
 import { fieldPath } from '../../common/contract/error-codes.js';
 import { LIMITS } from '../../common/limits.js';
 import { codePointLength } from '../../common/text.js';
-import { badRequest, type HttpError } from '../http/errors.js';
+import { badRequest, type HttpError, notFound } from '../http/errors.js';
 import { parseStart } from './start.js';
 
 /**
@@ -39,6 +39,9 @@ export function parseGoalId(raw: string): number | null {
   const id = Number(raw);
   return id >= 1 && id <= MAX_GOAL_ID ? id : null;
 }
+
+/** The answer for a goal id that names none of the caller's goals (another user's goal looks missing). */
+export const goalNotFound = (): HttpError => notFound('goal_not_found', 'Goal not found');
 
 export function checkedNewGoal(body: Record<string, unknown>, nowMs: number, timeZone: string): NewGoal {
   return {

@@ -5,14 +5,14 @@ import { canonicalTimeZone, isReminderChannel, isReminderTime } from '../../comm
 import { currentUser } from '../auth/plugin.js';
 import type { AppDeps } from '../deps.js';
 import { fromContract } from '../http/contract.js';
-import { badRequest, notFound } from '../http/errors.js';
-import { parseGoalId } from '../goals/validation.js';
+import { badRequest } from '../http/errors.js';
+import { isOwnGoal } from '../goals/store.js';
+import { goalNotFound, parseGoalId } from '../goals/validation.js';
 import { findTimezone, saveTimezone } from './preferences-store.js';
-import { findGoalOwner, listReminders, ownsGoal, removeReminder, saveReminder } from './store.js';
+import { findGoalOwner, listReminders, removeReminder, saveReminder } from './store.js';
 import { reminderOffDonePage, reminderOffQuestionPage } from './off-page.js';
 import { verifyReminderOffToken } from './unsubscribe-link.js';
 
-const goalNotFound = () => notFound('goal_not_found', 'Goal not found');
 const HTML_TYPE = 'text/html; charset=utf-8';
 
 /** `/api/preferences`, `/api/goals/:id/reminder`, `/api/reminders` (docs/api-reminders.md). */
@@ -42,7 +42,7 @@ export const reminderRoutes =
     /** The caller's goal id from the path; 404 for a malformed id, another user's goal or a missing one. */
     const ownGoalId = async (userId: number, raw: string): Promise<number> => {
       const goalId = parseGoalId(raw);
-      if (goalId === null || !(await ownsGoal(db, userId, goalId))) throw goalNotFound();
+      if (goalId === null || !(await isOwnGoal(db, userId, goalId))) throw goalNotFound();
       return goalId;
     };
 

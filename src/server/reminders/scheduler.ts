@@ -20,6 +20,7 @@ import {
   sendKey,
 } from './store.js';
 import { reminderOffUrl } from './unsubscribe-link.js';
+import { WallClockPoller } from '../wall-clock-poller.js';
 
 /** How often the wall clock is looked at: a reminder goes out within this (plus the send) of being due. */
 export const REMINDER_CHECK_MS = 15 * SECOND;
@@ -56,33 +57,26 @@ type Outcome = 'sent' | 'retry' | 'give-up';
  * goal is ever considered, so a server that was down sends what is still due today and never yesterday's.
  */
 export class ReminderScheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+  private readonly poller = new WallClockPoller(() =>
+    this.checkOnce().catch((error: unknown) => {
+      this.options.log.error({ err: error }, 'reminders: the check failed; the next one tries again');
+      return 0;
+    }),
+  );
 
   constructor(private readonly options: ReminderSchedulerOptions) {}
 
   start(intervalMs = REMINDER_CHECK_MS): void {
-    this.timer = setInterval(() => void this.check(), intervalMs);
-    this.timer.unref();
-    void this.check();
+    this.poller.start(intervalMs);
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** One look at the clock; resolves to the number of reminders sent. Overlapping calls share one run. */
   check(): Promise<number> {
-    this.running ??= this.checkOnce()
-      .catch((error: unknown) => {
-        this.options.log.error({ err: error }, 'reminders: the check failed; the next one tries again');
-        return 0;
-      })
-      .finally(() => {
-        this.running = undefined;
-      });
-    return this.running;
+    return this.poller.check();
   }
 
   private async checkOnce(): Promise<number> {

@@ -9,17 +9,6 @@ export interface ReminderSetting {
   channel: ReminderChannel;
 }
 
-/** True when `goalId` is a goal of `userId` (reminders are only ever set on one's own goals). */
-export async function ownsGoal(db: Kysely<Database>, userId: number, goalId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('goals')
-    .select('id')
-    .where('id', '=', goalId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function saveReminder(
   db: Kysely<Database>,
   userId: number,

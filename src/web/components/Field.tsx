@@ -1,6 +1,8 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { LIMITS } from '../../common/limits.js';
 import { codePointLength } from '../../common/text.js';
+import { LIMIT_VARS } from '../errors.js';
 import { t } from '../i18n/index.js';
 
 // No `maxLength`: the browser would cut a pasted text without a word. A `limit` shows a counter instead, and the
@@ -92,5 +94,20 @@ export function LiveStatus({ text }: { text: string | null }) {
     <p class="form-success" role="status">
       {shown}
     </p>
+  );
+}
+
+/** A password being chosen (registration, reset, change): its rules as the hint, the contract's length limits. */
+export function NewPasswordField(props: Pick<FieldProps, 'id' | 'label' | 'value' | 'onValue' | 'error'>) {
+  return (
+    <Field
+      {...props}
+      hint={t('field.passwordHint', LIMIT_VARS)}
+      type="password"
+      autoComplete="new-password"
+      required
+      minLength={LIMITS.passwordMin}
+      limit={LIMITS.passwordMax}
+    />
   );
 }

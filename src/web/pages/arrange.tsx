@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Goal } from '../api.js';
 import { FormMessage } from '../components/Field.js';
@@ -89,35 +90,30 @@ export function ArrangePage() {
                 <p class="muted">{t('arrange.intro')}</p>
                 <ol class="arrange-list">
                   {active.map((goal, index) => (
-                    <li key={goal.id} class="arrange-row">
-                      <a class="arrange-name" href={href.goal(goal.id)}>
-                        {goal.name}
-                      </a>
-                      <span class="arrange-buttons">
-                        <ArrangeButton
-                          goal={goal}
-                          action="up"
-                          label={t('arrange.up')}
-                          icon="↑"
-                          disabled={index === 0}
-                          onClick={() => move(goal, -1)}
-                        />
-                        <ArrangeButton
-                          goal={goal}
-                          action="down"
-                          label={t('arrange.down')}
-                          icon="↓"
-                          disabled={index === active.length - 1}
-                          onClick={() => move(goal, 1)}
-                        />
-                        <ArrangeButton
-                          goal={goal}
-                          action="archive"
-                          label={t('arrange.archive')}
-                          onClick={() => archive(goal, true)}
-                        />
-                      </span>
-                    </li>
+                    <ArrangeRow key={goal.id} goal={goal}>
+                      <ArrangeButton
+                        goal={goal}
+                        action="up"
+                        label={t('arrange.up')}
+                        icon="↑"
+                        disabled={index === 0}
+                        onClick={() => move(goal, -1)}
+                      />
+                      <ArrangeButton
+                        goal={goal}
+                        action="down"
+                        label={t('arrange.down')}
+                        icon="↓"
+                        disabled={index === active.length - 1}
+                        onClick={() => move(goal, 1)}
+                      />
+                      <ArrangeButton
+                        goal={goal}
+                        action="archive"
+                        label={t('arrange.archive')}
+                        onClick={() => archive(goal, true)}
+                      />
+                    </ArrangeRow>
                   ))}
                 </ol>
               </section>
@@ -128,19 +124,14 @@ export function ArrangePage() {
                 ) : (
                   <ul class="arrange-list">
                     {archived.map((goal) => (
-                      <li key={goal.id} class="arrange-row">
-                        <a class="arrange-name" href={href.goal(goal.id)}>
-                          {goal.name}
-                        </a>
-                        <span class="arrange-buttons">
-                          <ArrangeButton
-                            goal={goal}
-                            action="restore"
-                            label={t('arrange.restore')}
-                            onClick={() => archive(goal, false)}
-                          />
-                        </span>
-                      </li>
+                      <ArrangeRow key={goal.id} goal={goal}>
+                        <ArrangeButton
+                          goal={goal}
+                          action="restore"
+                          label={t('arrange.restore')}
+                          onClick={() => archive(goal, false)}
+                        />
+                      </ArrangeRow>
                     ))}
                   </ul>
                 )}
@@ -154,6 +145,18 @@ export function ArrangePage() {
 }
 
 /** Never `disabled` (that would drop the focus): at the end of the list it says so and does nothing. */
+/** One goal of either list: its name (a link to the goal page) and its buttons. */
+function ArrangeRow({ goal, children }: { goal: Goal; children: ComponentChildren }) {
+  return (
+    <li class="arrange-row">
+      <a class="arrange-name" href={href.goal(goal.id)}>
+        {goal.name}
+      </a>
+      <span class="arrange-buttons">{children}</span>
+    </li>
+  );
+}
+
 function ArrangeButton({
   goal,
   action,

@@ -2,9 +2,9 @@
 import { useState } from 'preact/hooks';
 import { LIMITS } from '../../common/limits.js';
 import { api } from '../api.js';
-import { Field, FormMessage } from '../components/Field.js';
+import { Field, NewPasswordField, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
-import { checkLength, LIMIT_VARS } from '../errors.js';
+import { checkLength } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { href } from '../router.js';
 import { useSubmit } from '../use-submit.js';
@@ -111,15 +111,9 @@ export function ResetPage({
     <Page title={t('reset.title')}>
       <form class="card stack" onSubmit={form.submit} noValidate>
         <FormMessage error={form.formError} />
-        <Field
+        <NewPasswordField
           id="password"
           label={t('reset.password')}
-          hint={t('field.passwordHint', LIMIT_VARS)}
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={LIMITS.passwordMin}
-          limit={LIMITS.passwordMax}
           value={password}
           onValue={setPassword}
           error={form.fieldError('password')}
@@ -164,15 +158,9 @@ export function RegisterPage({ token, onRegistered }: { token: string; onRegiste
           error={form.fieldError('email')}
           limit={LIMITS.emailMax}
         />
-        <Field
+        <NewPasswordField
           id="password"
           label={t('field.password')}
-          hint={t('field.passwordHint', LIMIT_VARS)}
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={LIMITS.passwordMin}
-          limit={LIMITS.passwordMax}
           value={password}
           onValue={setPassword}
           error={form.fieldError('password')}

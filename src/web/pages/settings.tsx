@@ -2,13 +2,13 @@ import { useRef, useState } from 'preact/hooks';
 import { Confirm } from '../components/Confirm.js';
 import { LIMITS } from '../../common/limits.js';
 import { api, EXPORT_LINKS } from '../api.js';
-import { Field, FormMessage } from '../components/Field.js';
+import { Field, NewPasswordField, FormMessage } from '../components/Field.js';
 import { FieldProblem } from '../errors.js';
 import { LanguagePicker } from '../components/LanguagePicker.js';
 import { Page } from '../components/Page.js';
 import { TimeZoneSetting } from '../components/TimeZoneSetting.js';
 import { useApp } from '../context.js';
-import { checkLength, LIMIT_VARS } from '../errors.js';
+import { checkLength } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { useSubmit } from '../use-submit.js';
 
@@ -89,15 +89,9 @@ function PasswordForm() {
         onValue={setOldPassword}
         error={form.fieldError('old_password')}
       />
-      <Field
+      <NewPasswordField
         id="new_password"
         label={t('settings.newPassword')}
-        hint={t('field.passwordHint', LIMIT_VARS)}
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={LIMITS.passwordMin}
-        limit={LIMITS.passwordMax}
         value={newPassword}
         onValue={setNewPassword}
         error={form.fieldError('new_password')}
