@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { axeViolations, chromiumAvailable, cliInvite, launchBrowser, startServer } from './support.js';
+import { axeViolations, chromiumAvailable, cliInvite, serverAndBrowser } from './support.js';
 
 const PASSWORD = 'remind me daily 1';
 
@@ -13,10 +13,7 @@ test(
   { timeout: 120_000 },
   async (t) => {
     if (!chromiumAvailable(t)) return;
-    const server = await startServer('nobody@example.com');
-    t.after(() => server.stop());
-    const browser = await launchBrowser();
-    t.after(() => browser.close());
+    const { server, browser } = await serverAndBrowser(t);
     const context = await browser.newContext({
       locale: 'en-GB',
       timezoneId: 'Europe/Warsaw',
@@ -53,6 +50,8 @@ test(
     await page.reload();
     const panel = page.getByRole('form', { name: 'Reminder' });
     await panel.waitFor();
+    // Notification permission is asked only on a tap that chooses push: opening the page asked nothing.
+    assert.equal(await page.evaluate(() => Notification.permission), 'default');
     await panel.getByText('Times are in your time zone, Europe/Warsaw.').waitFor();
     await panel.getByLabel('Time').fill('07:45');
     await panel.getByRole('radio', { name: 'E-mail' }).check();
@@ -81,3 +80,42 @@ test(
     await page.getByText('Your time zone: Europe/Warsaw').waitFor();
   },
 );
+
+test('a push reminder reaching the service worker shows a notification that links the goal', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { server, browser } = await serverAndBrowser(t);
+  const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 390, height: 844 } });
+  await context.grantPermissions(['notifications'], { origin: server.baseUrl });
+  const page = await context.newPage();
+  await page.goto(server.baseUrl);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+
+  // The push service's part, done by Chromium's DevTools protocol: deliver a message to our worker.
+  const cdp = await context.newCDPSession(page);
+  const registration = new Promise<string>((resolve) =>
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((entry) => entry.scopeURL.startsWith(server.baseUrl) && !entry.isDeleted);
+      if (ours) resolve(ours.registrationId);
+    }),
+  );
+  await cdp.send('ServiceWorker.enable');
+  const payload = { title: 'Push-ups', body: '15 reps left today: 35 of 50', url: `${server.baseUrl}/#/goal/7` };
+  await cdp.send('ServiceWorker.deliverPushMessage', {
+    origin: server.baseUrl,
+    registrationId: await registration,
+    data: JSON.stringify(payload),
+  });
+
+  let shown: Array<{ title: string; body: string; url: string }> = [];
+  for (let i = 0; i < 50 && shown.length === 0; i++) {
+    shown = await page.evaluate(async () =>
+      (await (await navigator.serviceWorker.ready).getNotifications()).map((notification) => ({
+        title: notification.title,
+        body: notification.body,
+        url: (notification.data as { url: string }).url,
+      })),
+    );
+    if (shown.length === 0) await page.waitForTimeout(100);
+  }
+  assert.deepEqual(shown, [payload]);
+});

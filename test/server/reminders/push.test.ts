@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
+import { openDatabase } from '../../../src/server/db/open.js';
 import { publicOnlyLookup } from '../../../src/server/push/endpoint.js';
+import { createPushSender } from '../../../src/server/push/sender.js';
 import { isPublicAddress } from '../../../src/server/push/public-address.js';
 import { createReminderScheduler } from '../../../src/server/reminders/start.js';
 import { createTestApp } from '../../support/app.js';
@@ -123,4 +125,20 @@ test('isPublicAddress: loopback, private, link-local, CGNAT, multicast, mapped a
   for (const address of ['8.8.8.8', '142.250.74.78', '2a00:1450:4001:80b::200a', '::ffff:8.8.8.8']) {
     assert.equal(isPublicAddress(address), true, address);
   }
+});
+
+test('one VAPID key pair for every process: two processes asking at once on a fresh database agree', async (t) => {
+  const steady = await createTestApp();
+  t.after(() => steady.close());
+  // A second connection and sender stand for a second process on the same database.
+  const other = await openDatabase(steady.deps.config.database);
+  t.after(() => other.close());
+  const now = () => steady.clock.now();
+  const [first, second] = await Promise.all([
+    createPushSender(steady.deps.config, steady.deps.db, now).publicKey(),
+    createPushSender(steady.deps.config, other.db, now).publicKey(),
+  ]);
+  assert.equal(first, second);
+  const anna = await steady.register('anna@example.com');
+  assert.equal((await anna.get('/api/push/key')).body.public_key, first);
 });

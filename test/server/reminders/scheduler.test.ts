@@ -4,7 +4,7 @@ import { HOUR, MINUTE } from '../../../src/server/clock.js';
 import { openDatabase } from '../../../src/server/db/open.js';
 import { smtpMailer } from '../../../src/server/mail/transport.js';
 import type { Mailer } from '../../../src/server/mail/mailer.js';
-import { MAX_ATTEMPTS, ReminderScheduler } from '../../../src/server/reminders/scheduler.js';
+import { MAX_ATTEMPTS, REMINDER_CHECK_MS, ReminderScheduler } from '../../../src/server/reminders/scheduler.js';
 import { createReminderScheduler } from '../../../src/server/reminders/start.js';
 import { claimDueReminder } from '../../../src/server/reminders/store.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
@@ -67,6 +67,19 @@ function header(raw: string, name: string): string {
 function setClock(steady: TestApp, at: number): void {
   steady.clock.advance(at - steady.clock.now());
 }
+
+test('started, the scheduler checks by itself: a due reminder goes out at the next check, with no one calling', async (t) => {
+  const { steady, scheduler } = await setUp(t);
+  await berlinGoal(steady, 'anna@example.com', { start: '2026-01-10', days: 30, time: '19:30' });
+  setClock(steady, berlinWinter('2026-01-15', '19:00'));
+  scheduler.start(20);
+  t.after(() => scheduler.stop());
+  assert.equal(await scheduler.check(), 0, 'not due yet');
+  // The clock passes the time; the interval's own check (every REMINDER_CHECK_MS = 15 s in the server) sends it.
+  setClock(steady, berlinWinter('2026-01-15', '19:30'));
+  assert.match((await steady.smtp.nextMail()).decoded, /50 reps left today: 0 of 50/);
+  assert.ok(REMINDER_CHECK_MS <= 60_000, 'a due reminder is sent within 60 s');
+});
 
 test('an archived goal reminds no one until it is restored', async (t) => {
   const { steady, scheduler } = await setUp(t);
