@@ -500,3 +500,34 @@ test('Background Sync: with no Steady tab open, the service worker sends the que
   });
   await assertAmountsToday(who, goal.id, [1]);
 });
+
+test('a log the server could not take (network error, then 503) is sent again by itself, with growing waits', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('retried@example.com');
+  t.after(() => who.context.close());
+  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
+  await openToday(who);
+  const { page } = who;
+  // The first try fails on the network, the second gets a 503; no online event, no reload: only the retry timer.
+  const tries: number[] = [];
+  await page.route('**/api/goals/*/sets/**', async (route) => {
+    tries.push(Date.now());
+    if (tries.length === 1) return route.abort('connectionreset');
+    if (tries.length === 2)
+      return route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"error":"unavailable","code":"database_unavailable"}',
+      });
+    return route.continue();
+  });
+  await row(page, 'Water')
+    .getByRole('button', { name: /^\+1 glasses/ })
+    .click();
+  await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
+  await row(page, 'Water').getByText('1 entry not sent yet').waitFor({ state: 'detached', timeout: 15_000 });
+  await assertAmountsToday(who, goal.id, [1]);
+  assert.equal(tries.length, 3);
+  const [first, second, third] = tries as [number, number, number];
+  assert.ok(third - second > second - first, `waits grow: ${second - first} ms, then ${third - second} ms`);
+});
