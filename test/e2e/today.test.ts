@@ -172,6 +172,9 @@ test('Today at 390×844: six running goals fit, sections collapsed, no overflow,
         .click();
       await assertNoAxeViolations(page, 'Today with the sections and other amounts open');
       await shot(page, 'today-en-open');
+      // The full goal page is one tap away: the goal's name.
+      await row(page, 'Push-ups').getByRole('link', { name: 'Push-ups' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Push-ups', exact: true }).waitFor();
     }
   }
 });
@@ -530,4 +533,30 @@ test('a log the server could not take (network error, then 503) is sent again by
   assert.equal(tries.length, 3);
   const [first, second, third] = tries as [number, number, number];
   assert.ok(third - second > second - first, `waits grow: ${second - first} ms, then ${third - second} ms`);
+});
+
+test('the queue survives a closed tab: a new tab shows it pending and sends it once the network is back', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('closed-tab@example.com');
+  t.after(() => who.context.close());
+  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
+  await openToday(who);
+  await shellCached(who.page);
+  await who.page.reload();
+  await row(who.page, 'Water').waitFor();
+
+  await who.context.setOffline(true);
+  for (let i = 0; i < 2; i++)
+    await row(who.page, 'Water')
+      .getByRole('button', { name: /^\+1 glasses/ })
+      .click();
+  await row(who.page, 'Water').getByText('2 entries not sent yet').waitFor();
+  await who.page.close();
+
+  const page = await who.context.newPage();
+  await page.goto(`${server.baseUrl}/#/goals`);
+  await row(page, 'Water').getByText('2 entries not sent yet').waitFor();
+  await who.context.setOffline(false);
+  await row(page, 'Water').getByText('entries not sent yet').waitFor({ state: 'detached', timeout: 15_000 });
+  await assertAmountsToday(who, goal.id, [1, 1]);
 });
