@@ -14,6 +14,7 @@ const SOURCES = [
   'tsconfig.json',
   'tsconfig.base.json',
   'scripts/build-server.mjs',
+  'scripts/yaml-left-out.cjs',
 ];
 /** Written by every build: the server's entry (tsc) and the page (Vite). */
 const OUTPUTS = ['dist/server/main.js', 'dist/cli/main.js', 'dist/web/index.html'];

@@ -29,6 +29,8 @@ await build({
   format: 'esm',
   target: 'node20.19',
   external: EXTERNAL,
+  // @fastify/swagger's YAML output is never asked for; its 160 kB would be parsed at every start (decision 0059).
+  alias: { yaml: './scripts/yaml-left-out.cjs' },
   banner: { js: REQUIRE_SHIM },
   // Modules imported with `import()` (pg, nodemailer) become chunks of their own (dist/chunks, also two folders
   // below the root), loaded only when used. Whitespace and syntax are minified, names are kept for stack traces:

@@ -17,6 +17,10 @@ echo "GET / -> $status_page, GET /api/me -> $status_me"
 if [ "$status_page" != 200 ] || [ "$status_me" != 401 ]; then
   echo "npm start did not serve as expected; its log:"; cat "$log"; exit 1
 fi
+for path in /api/openapi.json /api/docs /sw.js /manifest.webmanifest; do
+  status=$(curl -s -o /dev/null -w '%{http_code}' "http://localhost:3000$path")
+  [ "$status" = 200 ] || { echo "GET $path -> $status on the built server"; exit 1; }
+done
 grep -q '?invite=' "$log" || { echo "first start did not log an invite URL; its log:"; cat "$log"; exit 1; }
 
 # The operator's way in, as the README says: the invite URL is the last line printed.

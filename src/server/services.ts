@@ -38,7 +38,7 @@ export async function openServices(config: Config, options: ServiceOptions): Pro
       options.log.warn({ err: error }, 'database connection lost; reconnecting when needed'),
   });
   try {
-    const metrics = createMetrics(database.poolStats);
+    const metrics = await createMetrics(config.metricsToken !== null, database.poolStats);
     const deps: AppDeps = {
       config,
       db: database.db,

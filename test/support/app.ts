@@ -37,6 +37,8 @@ export interface TestAppOptions {
   build?: BuildOptions;
   /** A database prepared by the test (e.g. at an older migration); dropped on close like a fresh one. */
   database?: TestDatabase;
+  /** The built web app to serve; by default a folder that does not exist (the placeholder page). */
+  webRoot?: string;
 }
 
 /**
@@ -59,7 +61,11 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   });
   const clock = new FakeClock();
   const log = options.log ?? pino({ level: config.logLevel });
-  const services = await openServices(config, { clock, log, webRoot: `${testDb.dataDir}/no-web-build` });
+  const services = await openServices(config, {
+    clock,
+    log,
+    webRoot: options.webRoot ?? `${testDb.dataDir}/no-web-build`,
+  });
   const { deps } = services;
   const app = await buildApp(deps, options.log, options.build);
   await app.ready();

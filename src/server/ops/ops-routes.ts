@@ -43,6 +43,8 @@ async function databaseAnswers(deps: AppDeps, timeoutMs: number): Promise<boolea
 
 function installMetricsRoute(app: FastifyInstance, deps: AppDeps, token: string): void {
   const { metrics } = deps;
+  const { registry } = metrics;
+  if (registry === null) throw new Error('METRICS_TOKEN is set but the metrics were not created');
   metrics.collectProcessMetrics();
   const expected = sha256(`Bearer ${token}`);
   app.get('/metrics', { config: { auth: 'none' } }, async (request, reply) => {
@@ -52,8 +54,8 @@ function installMetricsRoute(app: FastifyInstance, deps: AppDeps, token: string)
     }
     return reply
       .header('cache-control', 'no-store')
-      .type(metrics.registry.contentType)
-      .send(await metrics.registry.metrics());
+      .type(registry.contentType)
+      .send(await registry.metrics());
   });
 }
 

@@ -10,7 +10,7 @@ import { startPushReceiver } from '../../support/push-receiver.js';
 
 async function setUp(t: TestContext) {
   const receiver = await startPushReceiver();
-  const steady = await createTestApp({ PUSH_TEST_ORIGIN: receiver.origin });
+  const steady = await createTestApp({ PUSH_TEST_ORIGIN: receiver.origin, METRICS_TOKEN: 'metrics-token-0123456789' });
   t.after(async () => {
     await steady.close();
     await receiver.close();
@@ -65,7 +65,7 @@ test('a 404 or 410 from the push service removes the subscription; with none lef
   assert.deepEqual(await steady.deps.db.selectFrom('push_subscriptions').selectAll().execute(), []);
   assert.equal(errors.length, 1);
   assert.match(
-    await steady.deps.metrics.registry.getSingleMetricAsString('steady_reminders_total'),
+    await steady.deps.metrics.registry!.getSingleMetricAsString('steady_reminders_total'),
     /result="failed",channel="push"} 1/,
   );
 });

@@ -23,7 +23,8 @@ function recordingLog() {
 }
 
 async function setUp(t: TestContext, mailer?: Mailer) {
-  const steady = await createTestApp();
+  // METRICS_TOKEN: the reminder counters are read from the registry.
+  const steady = await createTestApp({ METRICS_TOKEN: 'metrics-token-0123456789' });
   t.after(() => steady.close());
   const { lines, log } = recordingLog();
   const scheduler = createReminderScheduler(mailer ? { ...steady.deps, mailer } : steady.deps, log);
@@ -117,8 +118,8 @@ test('due at the time in the user zone, not before; once per day; the mail says 
   }
   assert.equal(steady.smtp.mails.length, 1, 'exactly once that day');
   assert.equal(
-    await steady.deps.metrics.registry
-      .getSingleMetricAsString('steady_reminders_total')
+    await steady.deps.metrics
+      .registry!.getSingleMetricAsString('steady_reminders_total')
       .then((text) => /result="sent",channel="email"} 1/.test(text)),
     true,
   );
@@ -231,7 +232,7 @@ test('a failed send is tried again a few times, then given up, logged and counte
   assert.equal(gaveUp.length, 1);
   assert.match(gaveUp[0]!.message, /giving up/);
   assert.match(
-    await steady.deps.metrics.registry.getSingleMetricAsString('steady_reminders_total'),
+    await steady.deps.metrics.registry!.getSingleMetricAsString('steady_reminders_total'),
     /result="failed",channel="email"} 1/,
   );
 
