@@ -13,7 +13,7 @@ import { installCsrfGuard } from './http/csrf.js';
 import { frameworkErrorAnswer, installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { installOpenApi } from './http/openapi.js';
-import { AJV_OPTIONS, lazySchemaCompilers } from './http/lazy-schema-compilers.js';
+import { AJV_OPTIONS, installSchemaCompilerGate, lazySchemaCompilers } from './http/lazy-schema-compilers.js';
 import { echoRequestId, requestLogOptions } from './http/request-log.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { inviteRoutes } from './invites/routes.js';
@@ -64,6 +64,7 @@ export async function buildApp(
     ajv: { customOptions: AJV_OPTIONS },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  installSchemaCompilerGate(app);
   installErrorHandling(app);
   echoRequestId(app);
   installRequestMetrics(app, deps.metrics);

@@ -1,6 +1,4 @@
-import { AjvCompiler } from '@fastify/ajv-compiler';
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 
 /*
  * Fastify compiles every route's request validators (Ajv) and response serializers (fast-json-stringify) while the
@@ -8,6 +6,10 @@ import type { FastifyServerOptions } from 'fastify';
  * own, wrapped so that each route's schema is compiled on the route's first use instead. A request then pays a few
  * milliseconds once per route and status; the answers are the same. Because an invalid schema is now reported on
  * first use rather than at start, the contract tests compile every schema (test/server/contract).
+ *
+ * The compilers themselves (Ajv, fast-json-stringify: a third of the server's code) are loaded in the background once
+ * the app is built, and every request waits for them in its first hook (`installSchemaCompilerGate`), so no
+ * validator or serializer is ever asked for before they are there.
  */
 
 /**
@@ -26,26 +28,56 @@ type Validate = ((data: unknown) => unknown) & { errors?: unknown };
 type ValidatorCompiler = (route: unknown) => Validate;
 type Serialize = (data: unknown) => string;
 type SerializerCompiler = (route: unknown) => Serialize;
+type CompilerFactory<Compiler> = (externalSchemas: unknown, options: unknown) => Compiler;
 
-const buildAjvValidators = AjvCompiler() as unknown as (
-  externalSchemas: unknown,
-  options: unknown,
-) => ValidatorCompiler;
-const buildJsonSerializers = SerializerSelector() as unknown as (
-  externalSchemas: unknown,
-  options: unknown,
-) => SerializerCompiler;
+interface Compilers {
+  buildAjvValidators: CompilerFactory<ValidatorCompiler>;
+  buildJsonSerializers: CompilerFactory<SerializerCompiler>;
+}
+
+let loaded: Compilers | undefined;
+let loading: Promise<Compilers> | undefined;
+
+/** Loads Fastify's compilers once per process; later calls get the same promise. */
+export function loadSchemaCompilers(): Promise<Compilers> {
+  loading ??= Promise.all([import('@fastify/ajv-compiler'), import('@fastify/fast-json-stringify-compiler')]).then(
+    // Both are CommonJS: their exports are the namespace's default (the bundle does not see named exports).
+    ([ajv, json]) =>
+      (loaded = {
+        buildAjvValidators: ajv.default.AjvCompiler() as unknown as Compilers['buildAjvValidators'],
+        buildJsonSerializers: json.default.SerializerSelector() as unknown as Compilers['buildJsonSerializers'],
+      }),
+  );
+  return loading;
+}
+
+function compilers(): Compilers {
+  if (!loaded) throw new Error('a schema was compiled before the schema compilers were loaded');
+  return loaded;
+}
+
+/**
+ * Starts loading the compilers and makes every request wait for them before anything else runs. Installed first, so
+ * its hook runs before any hook that may answer (and so serialize) an error. Costs one check per request once loaded.
+ */
+export function installSchemaCompilerGate(app: FastifyInstance): void {
+  void loadSchemaCompilers();
+  app.addHook('onRequest', async () => {
+    if (!loaded) await loadSchemaCompilers();
+  });
+}
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 
 /** The `schemaController.compilersFactory` option of Fastify (its types want Ajv's own function type). */
 export const lazySchemaCompilers = {
   buildValidator(externalSchemas: unknown, options: unknown): ValidatorCompiler {
-    const compile = buildAjvValidators(externalSchemas, options);
+    let compile: ValidatorCompiler | undefined;
     return (route) => {
       let validate: Validate | undefined;
       // Fastify reads a failed validation's `errors` from the function it was given, as Ajv's functions carry them.
       const lazyValidate: Validate = (data) => {
+        compile ??= compilers().buildAjvValidators(externalSchemas, options);
         validate ??= compile(route);
         const valid = validate(data);
         lazyValidate.errors = validate.errors;
@@ -55,10 +87,14 @@ export const lazySchemaCompilers = {
     };
   },
   buildSerializer(externalSchemas: unknown, options: unknown): SerializerCompiler {
-    const compile = buildJsonSerializers(externalSchemas, options);
+    let compile: SerializerCompiler | undefined;
     return (route) => {
       let serialize: Serialize | undefined;
-      return (data) => (serialize ??= compile(route))(data);
+      return (data) => {
+        compile ??= compilers().buildJsonSerializers(externalSchemas, options);
+        serialize ??= compile(route);
+        return serialize(data);
+      };
     };
   },
 } as unknown as CompilersFactory;
