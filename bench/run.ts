@@ -8,7 +8,7 @@
 //
 // Flags: --engine sqlite|postgres (default both), --rounds N (5), --seconds N per round (1), --logins-seconds N
 // (10), --soak SECONDS (off; 600 is the record run), --pool N (PostgreSQL pool size, for measuring it),
-// --no-growth, --no-start-time, --out FILE.
+// --routes list,log,patch (default all), --no-growth, --no-start-time, --out FILE.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -57,6 +57,7 @@ const { values: flags } = parseArgs({
     soak: { type: 'string' },
     pool: { type: 'string' },
     'node-flags': { type: 'string' },
+    routes: { type: 'string' },
     'no-growth': { type: 'boolean', default: false },
     'no-start-time': { type: 'boolean', default: false },
     out: { type: 'string' },
@@ -270,7 +271,11 @@ async function mainLoad(engine: Engine, server: BenchServer) {
   const samples: Record<string, Sample[]> = { hello: [], list: [], log: [], patch: [] };
   const rest = await server.stats();
   const pid = info.pid;
-  const keys = Object.keys(loads) as Array<keyof typeof loads>;
+  // --routes narrows the run (hello always runs: it is the yardstick), e.g. to profile one route.
+  const chosen = flags.routes?.split(',') ?? Object.keys(loads);
+  const keys = (Object.keys(loads) as Array<keyof typeof loads>).filter(
+    (key) => key === 'hello' || chosen.includes(key),
+  );
   for (const key of keys) await measure(urls[key], loads[key], server, CONNECTIONS, ROUND_SECONDS); // warm-up
   // The kernel's peak RSS is read and restarted after each round, so the peak is known per route as well.
   const peakByRoute: Record<string, number> = { hello: 0, list: 0, log: 0, patch: 0 };

@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, type QueryCreator, sql } from 'kysely';
 import { GOAL_LIMITS, type GoalSets } from '../../common/goal.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import { amountChars, EMPTY_DATE_CHARS, type SetsSize, setsSizeRefusal } from './serialize.js';
-import { bumpGoalsVersion } from './version-store.js';
+import { chainsWritesInOneStatement } from '../db/dialect.js';
+import { bumpGoalsVersion, goalsVersionBump } from './version-store.js';
 
 /*
  * The amounts of goals, one row each in `goal_entries` (docs/decisions/0090-goal-entries.md). Logging and undo
@@ -162,12 +163,72 @@ const amountsOf = (rows: Array<{ amount: number | null }>): number[] =>
 
 /** After an edit: the goal's new size counters and time, and the user's goal list version. */
 async function finishEdit(trx: Db, userId: number, goalId: number, size: SetsSize, now: number): Promise<void> {
-  await trx
+  await goalSizeUpdate(trx, goalId, size, now).execute();
+  await bumpGoalsVersion(trx, userId);
+}
+
+function goalSizeUpdate(trx: QueryCreator<Database>, goalId: number, size: SetsSize, now: number) {
+  return trx
     .updateTable('goals')
     .set({ sets_dates: size.dates, sets_amount_chars: size.amountChars, updated_at: now })
-    .where('id', '=', goalId)
-    .execute();
-  await bumpGoalsVersion(trx, userId);
+    .where('id', '=', goalId);
+}
+
+interface Appended {
+  userId: number;
+  goalId: number;
+  date: string;
+  amount: number;
+  entryId: string | undefined;
+  /** The date's `[]` row, which the first amount replaces. */
+  markerId: number | undefined;
+  /** The goal's size with the amount. */
+  grown: SetsSize;
+  now: number;
+}
+
+/**
+ * Inserts a logged amount and, only when it went in, drops the date's `[]` row and finishes the edit (counters,
+ * list version). False when nothing was inserted: a known `entry_id` makes the unique (user_id, entry_id) index
+ * refuse the row (also while a log of the same id to another goal is committing: PostgreSQL waits for it).
+ * PostgreSQL takes the four writes as one statement, a round trip instead of four (decision 0111).
+ */
+async function appendEntry(trx: Db, entry: Appended): Promise<boolean> {
+  const { userId, goalId, markerId, grown, now } = entry;
+  const insert = (creator: QueryCreator<Database>) =>
+    creator
+      .insertInto('goal_entries')
+      .values({
+        user_id: userId,
+        goal_id: goalId,
+        date: entry.date,
+        amount: entry.amount,
+        entry_id: entry.entryId ?? null,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.columns(['user_id', 'entry_id']).doNothing())
+      .returning('id');
+  // Without a marker this matches no row (`id = NULL`); one SQL text either way, so PostgreSQL keeps one plan.
+  const deleteMarker = (creator: QueryCreator<Database>) =>
+    creator.deleteFrom('goal_entries').where('id', '=', markerId ?? null);
+
+  if (chainsWritesInOneStatement(trx)) {
+    // Every part of a WITH runs, read or not; each write after the insert runs only if the insert did.
+    const insertedOnly = sql<boolean>`exists (select 1 from inserted)`;
+    const inserted = await trx
+      .with('inserted', insert)
+      .with('marker', (creator) => deleteMarker(creator).where(insertedOnly))
+      .with('size', (creator) => goalSizeUpdate(creator, goalId, grown, now).where(insertedOnly))
+      .with('version', (creator) => goalsVersionBump(creator, userId).where(insertedOnly))
+      .selectFrom('inserted')
+      .select('id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+  if (!(await insert(trx).executeTakeFirst())) return false;
+  if (markerId !== undefined) await deleteMarker(trx).execute();
+  await finishEdit(trx, userId, goalId, grown, now);
+  return true;
 }
 
 async function entryById(trx: Db, userId: number, entryId: string) {
@@ -239,22 +300,22 @@ export async function logEntry(
       throw refusal;
     }
 
-    // A known entry_id makes the unique (user_id, entry_id) index refuse the row: nothing is inserted (also when a
-    // log of the same id to another goal is committing at this moment: PostgreSQL waits for it), and the known
-    // row decides between replay and 409.
-    const insertedRow = await trx
-      .insertInto('goal_entries')
-      .values({ user_id: userId, goal_id: goalId, date, amount, entry_id: entryId ?? null, created_at: now })
-      .onConflict((oc) => oc.columns(['user_id', 'entry_id']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!insertedRow) {
+    const appended = await appendEntry(trx, {
+      userId,
+      goalId,
+      date,
+      amount,
+      entryId,
+      markerId: marker?.id,
+      grown,
+      now,
+    });
+    if (!appended) {
+      // The known row decides between replay and 409.
       const replayed = await replay();
       if (replayed) return replayed;
       throw entryIdConflict();
     }
-    if (marker) await trx.deleteFrom('goal_entries').where('id', '=', marker.id).execute();
-    await finishEdit(trx, userId, goalId, grown, now);
     return [...amounts, amount];
   });
 }
