@@ -1,5 +1,8 @@
-import { hash, verify } from '@node-rs/argon2';
 import { PASSWORD_HASHES_AT_ONCE } from '../thread-pool.js';
+
+/** The native hasher loads with the first password checked, not with the server (decision 0059). */
+let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
+const loadArgon2 = () => (argon2 ??= import('@node-rs/argon2'));
 
 /** OWASP / ASVS 5.0 parameters; the library's default algorithm is argon2id (its hashes start `$argon2id$`). */
 const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
@@ -32,12 +35,12 @@ export class HashQueue {
 const hashQueue = new HashQueue(PASSWORD_HASHES_AT_ONCE);
 
 export function hashPassword(password: string): Promise<string> {
-  return hashQueue.run(() => hash(password, ARGON2_OPTIONS));
+  return hashQueue.run(async () => (await loadArgon2()).hash(password, ARGON2_OPTIONS));
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await hashQueue.run(() => verify(passwordHash, password));
+    return await hashQueue.run(async () => (await loadArgon2()).verify(passwordHash, password));
   } catch {
     return false;
   }

@@ -8,8 +8,8 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
  * first use rather than at start, the contract tests compile every schema (test/server/contract).
  *
  * The compilers themselves (Ajv, fast-json-stringify: a third of the server's code) are loaded in the background once
- * the app is built, and every request waits for them in its first hook (`installSchemaCompilerGate`), so no
- * validator or serializer is ever asked for before they are there.
+ * the app is built, and every request to a route with a schema waits for them in its first hook
+ * (`installSchemaCompilerGate`), so no validator or serializer is ever asked for before they are there.
  */
 
 /**
@@ -57,13 +57,16 @@ function compilers(): Compilers {
 }
 
 /**
- * Starts loading the compilers and makes every request wait for them before anything else runs. Installed first, so
- * its hook runs before any hook that may answer (and so serialize) an error. Costs one check per request once loaded.
+ * Starts loading the compilers and makes every request to a route with a schema wait for them before anything else
+ * runs. Installed first, so its hook runs before any hook that may answer (and so serialize) an error. Costs one
+ * check per request once loaded.
  */
 export function installSchemaCompilerGate(app: FastifyInstance): void {
   void loadSchemaCompilers();
-  app.addHook('onRequest', async () => {
-    if (!loaded) await loadSchemaCompilers();
+  app.addHook('onRequest', async (request) => {
+    // A route without a schema never compiles one (health checks, the web app's files), so it need not wait: the
+    // server answers /healthz as soon as it listens.
+    if (!loaded && request.routeOptions.schema) await loadSchemaCompilers();
   });
 }
 
