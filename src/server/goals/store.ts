@@ -14,17 +14,43 @@ export async function listGoals(db: Kysely<Database>, userId: number): Promise<G
   return db.selectFrom('goals').select(GOAL_COLUMNS).where('user_id', '=', userId).orderBy('id').execute();
 }
 
-/** Every live entry of the caller's goals in one query, ordered as the goal list writes them (goal, date, id). */
-export async function listEntries(db: Kysely<Database>, userId: number): Promise<EntryRow[]> {
-  return db
-    .selectFrom('goal_entries')
-    .select(['goal_id', 'date', 'amount'])
-    .where('user_id', '=', userId)
-    .where('removed_at', 'is', null)
-    .orderBy('goal_id')
-    .orderBy('date')
-    .orderBy('id')
-    .execute();
+/**
+ * Rows per statement when reading a list. A long history (up to millions of amounts) is read in parts, so no single
+ * statement nears PostgreSQL's query timeout and SQLite lets other requests run between the parts. The parts are
+ * not one snapshot: a write racing a read of a list this long may show in part in that one answer, and the write
+ * bumps the list version, so the next read is whole again.
+ */
+export const ENTRIES_PER_READ = 50_000;
+
+/** Every live entry of the caller's goals, ordered as the goal list writes them (goal, date, id). */
+export async function listEntries(
+  db: Kysely<Database>,
+  userId: number,
+  perRead: number = ENTRIES_PER_READ,
+): Promise<EntryRow[]> {
+  const entries: EntryRow[] = [];
+  let last: { goal_id: number; date: string; id: number } | undefined;
+  for (;;) {
+    const after = last;
+    const part = await db
+      .selectFrom('goal_entries')
+      .select(['id', 'goal_id', 'date', 'amount'])
+      .where('user_id', '=', userId)
+      .where('removed_at', 'is', null)
+      .$if(after !== undefined, (query) =>
+        query.where((eb) =>
+          eb(eb.refTuple('goal_id', 'date', 'id'), '>', eb.tuple(after!.goal_id, after!.date, after!.id)),
+        ),
+      )
+      .orderBy('goal_id')
+      .orderBy('date')
+      .orderBy('id')
+      .limit(perRead)
+      .execute();
+    for (const entry of part) entries.push(entry);
+    if (part.length < perRead) return entries;
+    last = part[part.length - 1];
+  }
 }
 
 async function countGoals(db: Kysely<Database>, userId: number): Promise<number> {

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { listEntries } from '../../../src/server/goals/store.js';
+import { createTestApp } from '../../support/app.js';
+
+// A long history is read in parts of ENTRIES_PER_READ rows (store.ts), so no statement nears PostgreSQL's query
+// timeout. Any part size must give the same rows in the same order, across goals, dates and `[]` dates alike.
+test('a goal list read in parts of any size equals the list read at once', async (t) => {
+  const steady = await createTestApp();
+  t.after(() => steady.close());
+  const anna = await steady.register('anna@example.com');
+  const other = await steady.register('bob@example.com');
+  const goalIds: string[] = [];
+  for (const [i, sets] of [
+    { '2026-01-01': [5, 5], '2026-01-02': [], '2026-01-03': [1.5, 2, 3] },
+    {},
+    { '2026-02-01': [7], '2026-02-02': [8, 9, 10, 11], '2026-02-03': [] },
+  ].entries()) {
+    goalIds.push((await anna.post('/api/goals', { name: `Goal ${i}`, sets })).body.id);
+  }
+  await anna.post(`/api/goals/${goalIds[0]}/sets/2026-01-02`, { amount: 4 });
+  await anna.post(`/api/goals/${goalIds[0]}/sets/2026-01-01`, { amount: 6 });
+  await other.post('/api/goals', { name: 'Not Anna', sets: { '2026-01-01': [99] } });
+
+  const annaId = (
+    await steady.deps.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'anna@example.com')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const whole = await listEntries(steady.deps.db, annaId);
+  assert.equal(whole.length, 13, 'twelve amounts and one [] date, in two of the three goals');
+  for (const perRead of [1, 2, 3, 5, 12, 13, 14]) {
+    assert.deepEqual(await listEntries(steady.deps.db, annaId, perRead), whole, `parts of ${perRead}`);
+  }
+  const sets = (await anna.get('/api/goals')).body.map((goal: { sets: unknown }) => goal.sets);
+  assert.deepEqual(sets, [
+    { '2026-01-01': [5, 5, 6], '2026-01-02': [4], '2026-01-03': [1.5, 2, 3] },
+    {},
+    { '2026-02-01': [7], '2026-02-02': [8, 9, 10, 11], '2026-02-03': [] },
+  ]);
+});
