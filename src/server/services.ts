@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
-import type { Config } from './config.js';
+import type { Config, DatabaseConfig } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
-import { openDatabase } from './db/open.js';
+import { type OpenOptions, openDatabase } from './db/open.js';
 import type { AppDeps } from './deps.js';
 import { createMailer } from './mail/transport.js';
 import { countingMailer, createMetrics } from './ops/metrics.js';
@@ -32,8 +32,7 @@ export interface Services {
  */
 export async function openServices(config: Config, options: ServiceOptions): Promise<Services> {
   makePrivateFolder(config.dataDir);
-  const applied = await migrate(config);
-  const database = await openDatabase(config.database, {
+  const { database, applied } = await openMigrated(config.database, {
     onConnectionError: (error) =>
       options.log.warn({ err: error }, 'database connection lost; reconnecting when needed'),
   });
@@ -55,12 +54,21 @@ export async function openServices(config: Config, options: ServiceOptions): Pro
   }
 }
 
-/** Migrations run on a handle of their own without the request deadlines (see `migrateToLatest`). */
-async function migrate(config: Config): Promise<string[]> {
-  const database = await openDatabase(config.database, { patient: true });
+/**
+ * Migrates on a `patient` handle, without the request deadlines (see `migrateToLatest`), then serves requests from
+ * it when the engine can shorten its deadlines in place (SQLite: one open and one WAL checkpoint less at start),
+ * else from a new handle.
+ */
+async function openMigrated(config: DatabaseConfig, options: Pick<OpenOptions, 'onConnectionError'>) {
+  const migrating = await openDatabase(config, { ...options, patient: true });
+  let applied: string[];
   try {
-    return await migrateToLatest(database.db, database.dialect);
-  } finally {
-    await database.close();
+    applied = await migrateToLatest(migrating.db, migrating.dialect);
+  } catch (error) {
+    await migrating.close();
+    throw error;
   }
+  if (migrating.endPatience()) return { database: migrating, applied };
+  await migrating.close();
+  return { database: await openDatabase(config, options), applied };
 }

@@ -12,6 +12,11 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** Connections of PostgreSQL's pool (for metrics); null on SQLite, which has its one connection. */
   poolStats(): PoolStats | null;
+  /**
+   * Gives a `patient` handle (migrations) the request deadlines, when the engine can change them on the open
+   * connection: SQLite's busy timeout can, PostgreSQL's pool options cannot. False when a new handle is needed.
+   */
+  endPatience(): boolean;
   close(): Promise<void>;
 }
 
@@ -95,6 +100,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       db,
       dialect: 'postgres',
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      endPatience: () => false,
       close: () => db.destroy(),
     };
   }
@@ -109,9 +115,19 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma(`busy_timeout = ${options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.sqliteBusyMs}`);
+  const busyTimeout = (ms: number) => sqlite.pragma(`busy_timeout = ${ms}`);
+  busyTimeout(options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.sqliteBusyMs);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', poolStats: () => null, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    poolStats: () => null,
+    endPatience() {
+      busyTimeout(DATABASE_TIMEOUTS.sqliteBusyMs);
+      return true;
+    },
+    close: () => db.destroy(),
+  };
 }
 
 /** pg's client, giving up connecting after `timeoutMs` (pg-pool would apply its own wait deadline instead). */
