@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { addDays, addMonths, localDateKey } from '../../src/common/progress.js';
 import {
+  apiFromPage,
   chromiumAvailable,
   cliInvite,
   type RunningServer,
@@ -39,17 +40,7 @@ async function register(browser: Browser, server: RunningServer, locale: string)
 }
 
 async function api<T = Goal>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const answer = await page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: await response.json() };
-    },
-    { method, path, body },
-  );
+  const answer = await apiFromPage(page, method, path, body);
   assert.ok(answer.status < 300, `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body as T;
 }

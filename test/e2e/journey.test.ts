@@ -8,7 +8,14 @@ import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { addDays, localDateKey } from '../../src/common/progress.js';
-import { chromiumAvailable, cliInvite, launchBrowser, startServer, violationsInBothSchemes } from './support.js';
+import {
+  chromiumAvailable,
+  cliInvite,
+  launchBrowser,
+  shellCached,
+  startServer,
+  violationsInBothSchemes,
+} from './support.js';
 
 const ADMIN = 'ada@example.com';
 const BOB = 'bob@example.com';
@@ -388,14 +395,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
   await step('the app shell starts offline from the service worker, which keeps no API answer', async () => {
     await page.goto(`${server.baseUrl}/#/goals`);
     await heading(page, 'Your goals');
-    await page.waitForFunction(async () => {
-      const registration = await navigator.serviceWorker.ready;
-      return (
-        registration.active !== null &&
-        navigator.serviceWorker.controller !== null &&
-        (await caches.match('/')) !== undefined
-      );
-    });
+    await shellCached(page);
     const cached = await page.evaluate(async () => {
       const paths: string[] = [];
       for (const name of await caches.keys()) {

@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { LIMITS } from '../../src/common/limits.js';
-import { chromiumAvailable, cliInvite, launchBrowser, type RunningServer, startServer } from './support.js';
+import {
+  apiFromPage,
+  chromiumAvailable,
+  cliInvite,
+  launchBrowser,
+  type RunningServer,
+  startServer,
+} from './support.js';
 
 const word = (length: number) => 'Unbreakable'.repeat(Math.ceil(length / 11)).slice(0, length);
 const WORD = word(200);
@@ -64,20 +71,6 @@ async function visit(page: Page, hash: string, heading: string): Promise<void> {
     .waitFor();
 }
 
-async function api(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: await response.json() };
-    },
-    { method, path, body },
-  );
-}
-
 async function checkLocale(browser: Browser, server: RunningServer, locale: (typeof LOCALES)[number]): Promise<void> {
   const context = await browser.newContext({ locale, viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
@@ -117,13 +110,13 @@ async function checkLocale(browser: Browser, server: RunningServer, locale: (typ
   await page.locator('nav').waitFor();
 
   // The longest values the contract allows, stored, so every list shows them.
-  const goal = await api(page, 'POST', '/api/goals', {
+  const goal = await apiFromPage(page, 'POST', '/api/goals', {
     name: word(LIMITS.goalNameMax),
     unit: word(LIMITS.goalUnitMax),
     daily: 1e9 - 0.5,
   });
   assert.equal(goal.status, 200);
-  assert.equal((await api(page, 'POST', '/api/invite', { note: word(LIMITS.inviteNoteMax) })).status, 200);
+  assert.equal((await apiFromPage(page, 'POST', '/api/invite', { note: word(LIMITS.inviteNoteMax) })).status, 200);
 
   const pages: Array<[string, string]> = [
     ['#/goals', 'goals'],
@@ -143,9 +136,9 @@ async function checkLocale(browser: Browser, server: RunningServer, locale: (typ
 
   // The administrator's list, in this language: the admin (registered in German) switches language first.
   if (locale !== 'de') {
-    await api(page, 'POST', '/api/logout', {});
-    assert.equal((await api(page, 'POST', '/api/login', { email: ADMIN, password: PASSWORD })).status, 200);
-    assert.equal((await api(page, 'PATCH', '/api/me', { locale })).status, 200);
+    await apiFromPage(page, 'POST', '/api/logout', {});
+    assert.equal((await apiFromPage(page, 'POST', '/api/login', { email: ADMIN, password: PASSWORD })).status, 200);
+    assert.equal((await apiFromPage(page, 'PATCH', '/api/me', { locale })).status, 200);
     await page.goto(`${server.baseUrl}/`);
   }
   await visit(page, '#/admin', '');

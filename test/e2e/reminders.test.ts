@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { axeViolations, chromiumAvailable, cliInvite, serverAndBrowser } from './support.js';
+import { axeViolations, chromiumAvailable, cliInvite, serverAndBrowser, serviceWorkerSession } from './support.js';
 
 const PASSWORD = 'remind me daily 1';
 
@@ -91,18 +91,11 @@ test('a push reminder reaching the service worker shows a notification that link
   await page.evaluate(() => navigator.serviceWorker.ready);
 
   // The push service's part, done by Chromium's DevTools protocol: deliver a message to our worker.
-  const cdp = await context.newCDPSession(page);
-  const registration = new Promise<string>((resolve) =>
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const ours = registrations.find((entry) => entry.scopeURL.startsWith(server.baseUrl) && !entry.isDeleted);
-      if (ours) resolve(ours.registrationId);
-    }),
-  );
-  await cdp.send('ServiceWorker.enable');
+  const { cdp, registrationId } = await serviceWorkerSession(context, page, server.baseUrl);
   const payload = { title: 'Push-ups', body: '15 reps left today: 35 of 50', url: `${server.baseUrl}/#/goal/7` };
   await cdp.send('ServiceWorker.deliverPushMessage', {
     origin: server.baseUrl,
-    registrationId: await registration,
+    registrationId,
     data: JSON.stringify(payload),
   });
 

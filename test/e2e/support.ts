@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { TestContext } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -208,4 +208,52 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Waits until the service worker controls the page and has the app shell cached. */
+export async function shellCached(page: Page): Promise<void> {
+  await page.waitForFunction(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return (
+      registration.active !== null &&
+      navigator.serviceWorker.controller !== null &&
+      (await caches.match('/')) !== undefined
+    );
+  });
+}
+
+/**
+ * A DevTools session on `page` with the ServiceWorker domain on, and the id of Steady's worker registration, for
+ * firing the events a browser fires by itself (push, sync) at the worker.
+ */
+export async function serviceWorkerSession(context: BrowserContext, page: Page, baseUrl: string) {
+  const cdp = await context.newCDPSession(page);
+  const registrationId = new Promise<string>((resolve) =>
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((entry) => entry.scopeURL.startsWith(baseUrl) && !entry.isDeleted);
+      if (ours) resolve(ours.registrationId);
+    }),
+  );
+  await cdp.send('ServiceWorker.enable');
+  return { cdp, registrationId: await registrationId };
+}
+
+/** A request from the page itself (its session cookie, its origin), JSON in and out. */
+export async function apiFromPage(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    { method, path, body },
+  );
 }

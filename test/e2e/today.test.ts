@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { after, before, type TestContext, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { localDateKey } from '../../src/common/progress.js';
 import {
@@ -14,6 +14,8 @@ import {
   type RunningServer,
   startServer,
   assertNoAxeViolations,
+  serviceWorkerSession,
+  shellCached,
 } from './support.js';
 
 const PASSWORD = 'steady password 1';
@@ -98,6 +100,28 @@ async function openToday(who: Device): Promise<void> {
 /** The row of the goal named `name` on Today. */
 const row = (page: Page, name: string) =>
   page.locator('.today-row', { has: page.getByRole('heading', { name, exact: true }) });
+
+/** Taps the log button of the goal's row; its label starts with the usual amount, e.g. `+1 glasses`. */
+const tapLog = (page: Page, name: string, amount: string) =>
+  row(page, name)
+    .getByRole('button', { name: new RegExp(`^\\${amount}`) })
+    .click();
+
+/** A new device of `email` with a goal "Water" (8 glasses a day), on Today; closed when the test ends. */
+async function waterToday(t: TestContext, email: string): Promise<{ who: Device; goal: { id: string } }> {
+  const who = await device(email);
+  t.after(() => who.context.close());
+  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
+  await openToday(who);
+  return { who, goal };
+}
+
+/** Reloads Today once the service worker controls it and keeps the app shell, so a later start works offline. */
+async function reloadUnderServiceWorker(page: Page): Promise<void> {
+  await shellCached(page);
+  await page.reload();
+  await row(page, 'Water').waitFor();
+}
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
@@ -252,33 +276,15 @@ test('keyboard: focus stays on the log button after logging and on undo after un
   assert.deepEqual(await amountsToday(who, goal.id), []);
 });
 
-/** Waits until the service worker controls the page and has the app shell cached. */
-async function shellCached(page: Page): Promise<void> {
-  await page.waitForFunction(async () => {
-    const registration = await navigator.serviceWorker.ready;
-    return (
-      registration.active !== null &&
-      navigator.serviceWorker.controller !== null &&
-      (await caches.match('/')) !== undefined
-    );
-  });
-}
-
 test('offline: 3 logs survive a reload as pending and reach the server exactly once when back online', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const who = await device('offline@example.com');
-  t.after(() => who.context.close());
-  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
-  await openToday(who);
+  const { who, goal } = await waterToday(t, 'offline@example.com');
   const { page, context } = who;
-  await shellCached(page);
-  // Reload once under the service worker's control, so the next offline start is served by it.
-  await page.reload();
-  await row(page, 'Water').waitFor();
+  await reloadUnderServiceWorker(page);
 
   await context.setOffline(true);
   const water = row(page, 'Water');
-  for (let i = 0; i < 3; i++) await water.getByRole('button', { name: /^\+1 glasses/ }).click();
+  for (let i = 0; i < 3; i++) await tapLog(page, 'Water', '+1 glasses');
   await water.getByText('3 / 8 glasses').waitFor();
   await water.getByText('3 entries not sent yet').waitFor();
 
@@ -308,23 +314,15 @@ test('two devices: A logs 3 offline, B logs 2 online; A back online: 5 everywher
   await openToday(b);
 
   await a.context.setOffline(true);
-  for (let i = 0; i < 3; i++)
-    await row(a.page, 'Walk')
-      .getByRole('button', { name: /^\+25 min/ })
-      .click();
+  for (let i = 0; i < 3; i++) await tapLog(a.page, 'Walk', '+25 min');
   await row(a.page, 'Walk').getByText('3 entries not sent yet').waitFor();
   // The undo of an entry not sent yet only drops it from the queue; one more makes it 3 again.
   await row(a.page, 'Walk').getByRole('button', { name: /^Undo/ }).click();
   await row(a.page, 'Walk').getByText('2 entries not sent yet').waitFor();
-  await row(a.page, 'Walk')
-    .getByRole('button', { name: /^\+25 min/ })
-    .click();
+  await tapLog(a.page, 'Walk', '+25 min');
   await row(a.page, 'Walk').getByText('3 entries not sent yet').waitFor();
 
-  for (let i = 0; i < 2; i++)
-    await row(b.page, 'Walk')
-      .getByRole('button', { name: /^\+25 min/ })
-      .click();
+  for (let i = 0; i < 2; i++) await tapLog(b.page, 'Walk', '+25 min');
   await row(b.page, 'Walk').getByText('50 / 60 min').waitFor();
   // Sent in the background: the server has both once B's queue is empty.
   await assertAmountsToday(b, goal.id, [25, 25]);
@@ -348,12 +346,8 @@ test('a goal deleted on another device: its queued entries are dropped with a no
   await createGoal(a, { name: 'Stay', unit: 'pages', daily: 20 });
   await openToday(a);
   await a.context.setOffline(true);
-  await row(a.page, 'Read')
-    .getByRole('button', { name: /^\+10 pages/ })
-    .click();
-  await row(a.page, 'Read')
-    .getByRole('button', { name: /^\+10 pages/ })
-    .click();
+  await tapLog(a.page, 'Read', '+10 pages');
+  await tapLog(a.page, 'Read', '+10 pages');
   await row(a.page, 'Read').getByText('2 entries not sent yet').waitFor();
   await api(a, 'DELETE', `/api/goals/${goal.id}`);
   let logRequests = 0;
@@ -441,16 +435,11 @@ async function offlineRecords(page: Page): Promise<Record<string, number>> {
 
 test('logout clears the local copy and the queue: nothing of the user stays on the device', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const who = await device('leaving@example.com');
-  t.after(() => who.context.close());
-  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
-  await openToday(who);
+  const { who, goal } = await waterToday(t, 'leaving@example.com');
   const { page } = who;
   // The log cannot reach the server, so it waits in the queue.
   await page.route('**/api/goals/*/sets/**', (route) => route.abort('internetdisconnected'));
-  await row(page, 'Water')
-    .getByRole('button', { name: /^\+1 glasses/ })
-    .click();
+  await tapLog(page, 'Water', '+1 glasses');
   await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
   const before = await offlineRecords(page);
   assert.equal(before.outbox, 1, `queued: ${JSON.stringify(before)}`);
@@ -467,19 +456,12 @@ test('logout clears the local copy and the queue: nothing of the user stays on t
 
 test('Background Sync: with no Steady tab open, the service worker sends the queue itself', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const who = await device('synced@example.com');
-  t.after(() => who.context.close());
-  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
-  await openToday(who);
+  const { who, goal } = await waterToday(t, 'synced@example.com');
   const { page, context } = who;
-  await shellCached(page);
-  await page.reload();
-  await row(page, 'Water').waitFor();
+  await reloadUnderServiceWorker(page);
 
   await context.setOffline(true);
-  await row(page, 'Water')
-    .getByRole('button', { name: /^\+1 glasses/ })
-    .click();
+  await tapLog(page, 'Water', '+1 glasses');
   await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
   // The tab leaves Steady: only the worker is left to send.
   await page.goto('about:blank');
@@ -487,17 +469,10 @@ test('Background Sync: with no Steady tab open, the service worker sends the que
 
   // The browser's sync event, fired through the DevTools protocol (Chromium may also fire it by itself when the
   // network is back; the entry_id makes a second sending add nothing).
-  const cdp = await context.newCDPSession(page);
-  const registration = new Promise<string>((resolve) =>
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const ours = registrations.find((entry) => entry.scopeURL.startsWith(server.baseUrl) && !entry.isDeleted);
-      if (ours) resolve(ours.registrationId);
-    }),
-  );
-  await cdp.send('ServiceWorker.enable');
+  const { cdp, registrationId } = await serviceWorkerSession(context, page, server.baseUrl);
   await cdp.send('ServiceWorker.dispatchSyncEvent', {
     origin: server.baseUrl,
-    registrationId: await registration,
+    registrationId,
     tag: 'steady-outbox',
     lastChance: false,
   });
@@ -506,10 +481,7 @@ test('Background Sync: with no Steady tab open, the service worker sends the que
 
 test('a log the server could not take (network error, then 503) is sent again by itself, with growing waits', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const who = await device('retried@example.com');
-  t.after(() => who.context.close());
-  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
-  await openToday(who);
+  const { who, goal } = await waterToday(t, 'retried@example.com');
   const { page } = who;
   // The first try fails on the network, the second gets a 503; no online event, no reload: only the retry timer.
   const tries: number[] = [];
@@ -524,9 +496,7 @@ test('a log the server could not take (network error, then 503) is sent again by
       });
     return route.continue();
   });
-  await row(page, 'Water')
-    .getByRole('button', { name: /^\+1 glasses/ })
-    .click();
+  await tapLog(page, 'Water', '+1 glasses');
   await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
   await row(page, 'Water').getByText('1 entry not sent yet').waitFor({ state: 'detached', timeout: 15_000 });
   await assertAmountsToday(who, goal.id, [1]);
@@ -537,19 +507,11 @@ test('a log the server could not take (network error, then 503) is sent again by
 
 test('the queue survives a closed tab: a new tab shows it pending and sends it once the network is back', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const who = await device('closed-tab@example.com');
-  t.after(() => who.context.close());
-  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
-  await openToday(who);
-  await shellCached(who.page);
-  await who.page.reload();
-  await row(who.page, 'Water').waitFor();
+  const { who, goal } = await waterToday(t, 'closed-tab@example.com');
+  await reloadUnderServiceWorker(who.page);
 
   await who.context.setOffline(true);
-  for (let i = 0; i < 2; i++)
-    await row(who.page, 'Water')
-      .getByRole('button', { name: /^\+1 glasses/ })
-      .click();
+  for (let i = 0; i < 2; i++) await tapLog(who.page, 'Water', '+1 glasses');
   await row(who.page, 'Water').getByText('2 entries not sent yet').waitFor();
   await who.page.close();
 

@@ -51,6 +51,11 @@ export function loadSchemaCompilers(): Promise<Compilers> {
   return loading;
 }
 
+/** Whether the compilers are there (a test checks that its first requests arrive before). */
+export function schemaCompilersLoaded(): boolean {
+  return loaded !== undefined;
+}
+
 function compilers(): Compilers {
   if (!loaded) throw new Error('a schema was compiled before the schema compilers were loaded');
   return loaded;
