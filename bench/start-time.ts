@@ -1,7 +1,8 @@
 // Start time, as issue 7 asks it to be printed: from spawning a process until GET /healthz answers, for the built
 // server (`node dist/server/main.js`, target <= 0.5 s) and for `npm start` on a built checkout (target <= 1.5 s),
-// each on a first start (empty database: migrations, first invite) and on a restart. Figures only, no verdict: a
-// busy 2-core machine moves them.
+// each on a first start (empty database: migrations, first invite) and on a restart. One start moves by 30-50 ms
+// between runs on a 2-core machine, so each figure is taken STARTS times and judged by its median; the slowest
+// start is printed beside it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -11,36 +12,73 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const STARTS = 5;
+const START_TIME_TARGETS_MS = { server: 500, npmStart: 1500 };
 
-export async function printStartTimes(): Promise<void> {
-  if (!fs.existsSync(path.join(root, 'dist/server/main.js'))) {
-    console.log('start time: skipped, no build (run npm run build)');
-    return;
-  }
-  const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'steady-bench-start-'));
-  try {
-    const env = {
-      DATABASE_URL: `sqlite:${path.join(dataDir, 'steady.db')}`,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    };
-    const server = [process.execPath, 'dist/server/main.js'];
-    const first = await timeToFirstAnswer(server, env);
-    const again = await timeToFirstAnswer(server, env);
-    const npm = await timeToFirstAnswer(['npm', 'start', '--silent'], env);
-    console.log('');
-    console.log(
-      `server start to first answer (node dist/server/main.js): first start ${ms(first)}, restart ${ms(again)} (target <= 500 ms)`,
-    );
-    console.log(`npm start on a built checkout to first answer:             ${ms(npm)} (target <= 1500 ms)`);
-  } finally {
-    await fsp.rm(dataDir, { recursive: true, force: true });
-  }
+export interface StartTimes {
+  starts: number;
+  /** Milliseconds from spawn to the first answer, one per start. */
+  serverFirstStartMs: number[];
+  serverRestartMs: number[];
+  npmStartMs: number[];
 }
 
-function ms(value: number): string {
-  return `${value.toFixed(0)} ms`;
+/** Measures and prints the start times; null when there is no build to start. */
+export async function printStartTimes(): Promise<StartTimes | null> {
+  if (!fs.existsSync(path.join(root, 'dist/server/main.js'))) {
+    console.log('start time: skipped, no build (run npm run build)');
+    return null;
+  }
+  const server = [process.execPath, 'dist/server/main.js'];
+  const times: StartTimes = { starts: STARTS, serverFirstStartMs: [], serverRestartMs: [], npmStartMs: [] };
+  for (let run = 0; run < STARTS; run++) {
+    const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'steady-bench-start-'));
+    try {
+      const env = {
+        DATABASE_URL: `sqlite:${path.join(dataDir, 'steady.db')}`,
+        DATA_DIR: dataDir,
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+      };
+      times.serverFirstStartMs.push(await timeToFirstAnswer(server, env));
+      times.serverRestartMs.push(await timeToFirstAnswer(server, env));
+      times.npmStartMs.push(await timeToFirstAnswer(['npm', 'start', '--silent'], env));
+    } finally {
+      await fsp.rm(dataDir, { recursive: true, force: true });
+    }
+  }
+  console.log(`\nstart to first answer, ${STARTS} starts each (median, slowest):`);
+  const target = `(target <= ${START_TIME_TARGETS_MS.server} ms)`;
+  console.log(`  node dist/server/main.js, first start  ${spread(times.serverFirstStartMs)} ${target}`);
+  console.log(`  node dist/server/main.js, restart      ${spread(times.serverRestartMs)} ${target}`);
+  console.log(
+    `  npm start on a built checkout          ${spread(times.npmStartMs)} (target <= ${START_TIME_TARGETS_MS.npmStart} ms)`,
+  );
+  return times;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The figures whose median is above its target, in the bench's words for a miss. */
+export function startTimeMisses(times: StartTimes): string[] {
+  const figures: [string, number[], number][] = [
+    ['server first start', times.serverFirstStartMs, START_TIME_TARGETS_MS.server],
+    ['server restart', times.serverRestartMs, START_TIME_TARGETS_MS.server],
+    ['npm start', times.npmStartMs, START_TIME_TARGETS_MS.npmStart],
+  ];
+  return figures
+    .filter(([, values, target]) => median(values) > target)
+    .map(([name, values, target]) => `start time, ${name}: median ${median(values).toFixed(0)} ms > ${target} ms`);
+}
+
+function spread(values: number[]): string {
+  return `${median(values).toFixed(0).padStart(5)} ms, ${Math.max(...values)
+    .toFixed(0)
+    .padStart(5)} ms`;
 }
 
 async function timeToFirstAnswer(command: string[], env: Record<string, string>): Promise<number> {
