@@ -1,7 +1,12 @@
-import { EXPORT_FORMAT, EXPORT_VERSION, type ExportDocument } from '../../common/contract/export-format.js';
-import type { listGoalsForExport } from './store.js';
+import {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type ExportDocument,
+  type ExportedGoal,
+} from '../../common/contract/export-format.js';
+import type { goalsForExport } from './store.js';
 
-type StoredGoal = Awaited<ReturnType<typeof listGoalsForExport>>[number];
+type StoredGoal = Awaited<ReturnType<typeof goalsForExport>> extends AsyncIterable<infer Goal> ? Goal : never;
 
 export interface ExportAccount {
   email: string;
@@ -10,9 +15,16 @@ export interface ExportAccount {
   created_at: number;
 }
 
-/** The export document: the goals exactly as `GET /api/goals` shows them, plus what else is stored about them. */
-export function exportDocument(account: ExportAccount, goals: StoredGoal[], now: number): ExportDocument {
-  return {
+/**
+ * The export document as JSON text, in parts: the goals exactly as `GET /api/goals` shows them, plus what else is
+ * stored about them. Each goal is written as it arrives, so an export is sent without ever holding all of it.
+ */
+export async function* exportJson(
+  account: ExportAccount,
+  goals: AsyncIterable<StoredGoal>,
+  now: number,
+): AsyncGenerator<string> {
+  const head: Omit<ExportDocument, 'goals'> = {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exported_at: iso(now),
@@ -22,17 +34,28 @@ export function exportDocument(account: ExportAccount, goals: StoredGoal[], now:
       locale: account.locale,
       created_at: iso(account.created_at),
     },
-    goals: goals.map((goal) => ({
-      id: String(goal.id),
-      name: goal.name,
-      unit: goal.unit,
-      daily: goal.daily,
-      days: goal.days,
-      start: goal.start,
-      sets: goal.sets,
-      created_at: iso(goal.created_at),
-      updated_at: iso(goal.updated_at),
-    })),
+  };
+  // The same text as JSON.stringify of the whole document: `goals` is its last key.
+  yield `${JSON.stringify(head).slice(0, -1)},"goals":[`;
+  let separator = '';
+  for await (const goal of goals) {
+    yield separator + JSON.stringify(exportedGoal(goal));
+    separator = ',';
+  }
+  yield ']}';
+}
+
+function exportedGoal(goal: StoredGoal): ExportedGoal {
+  return {
+    id: String(goal.id),
+    name: goal.name,
+    unit: goal.unit,
+    daily: goal.daily,
+    days: goal.days,
+    start: goal.start,
+    sets: goal.sets,
+    created_at: iso(goal.created_at),
+    updated_at: iso(goal.updated_at),
   };
 }
 
@@ -48,17 +71,19 @@ export const CSV_HEADER = ['goal_id', 'goal', 'unit', 'date', 'amount'];
  * so spreadsheet programs read emoji and umlauts right. Text cells are always quoted, and one that a spreadsheet
  * would take as a formula (`=`, `+`, `-`, `@`, tab, CR) starts with an apostrophe (OWASP CSV injection).
  */
-export function exportCsv(goals: StoredGoal[]): string {
-  const lines = [CSV_HEADER.join(',')];
-  for (const goal of goals) {
+export async function* exportCsv(goals: AsyncIterable<StoredGoal>): AsyncGenerator<string> {
+  yield `\uFEFF${CSV_HEADER.join(',')}\r\n`;
+  for await (const goal of goals) {
     const { sets } = goal;
+    const lines: string[] = [];
     for (const date of Object.keys(sets).sort()) {
       for (const amount of sets[date]!) {
-        lines.push([String(goal.id), csvText(goal.name), csvText(goal.unit), date, String(amount)].join(','));
+        lines.push(`${[String(goal.id), csvText(goal.name), csvText(goal.unit), date, String(amount)].join(',')}\r\n`);
       }
     }
+    // One goal's rows at a time: a CSV of millions of amounts is hundreds of megabytes (decision 0116).
+    if (lines.length > 0) yield lines.join('');
   }
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 
 export function csvText(value: string): string {

@@ -2,19 +2,26 @@ import type { Kysely } from 'kysely';
 import { bumpCredentialVersion } from '../accounts/store.js';
 import { isUserClientBucket, PER_CLIENT_AND_EMAIL_PREFIX, userThrottleKeys } from '../auth/throttle.js';
 import type { Database } from '../db/schema.js';
-import { setsByGoal } from '../goals/serialize.js';
-import { listEntries } from '../goals/store.js';
+import { entriesSets, goalsWithEntries } from '../goals/serialize.js';
+import { entryParts } from '../goals/store.js';
 
-/** The caller's goals with everything stored about them, oldest first, each with its `sets`. */
-export async function listGoalsForExport(db: Kysely<Database>, userId: number) {
+/**
+ * The caller's goals with everything stored about them, oldest first, each with its `sets`. The goal rows are read
+ * now; their entries as the goals are taken, so an export of millions of amounts holds one goal's entries at a time
+ * (decision 0116).
+ */
+export async function goalsForExport(db: Kysely<Database>, userId: number) {
   const goals = await db
     .selectFrom('goals')
     .select(['id', 'name', 'unit', 'daily', 'days', 'start', 'created_at', 'updated_at'])
     .where('user_id', '=', userId)
     .orderBy('id')
     .execute();
-  const sets = setsByGoal(await listEntries(db, userId));
-  return goals.map((goal) => ({ ...goal, sets: sets.get(goal.id) ?? {} }));
+  return (async function* () {
+    for await (const [goal, entries] of goalsWithEntries(goals, entryParts(db, userId))) {
+      yield { ...goal, sets: entriesSets(entries) };
+    }
+  })();
 }
 
 /**

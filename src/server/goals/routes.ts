@@ -5,11 +5,11 @@ import type { AppDeps } from '../deps.js';
 import { GOAL_BODY_LIMIT_BYTES } from '../http/body-limits.js';
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
-import { goalJson, goalListJson, setsJson } from './serialize.js';
+import { goalJson, goalListBody, setsJson } from './serialize.js';
 import { serverTimeZone } from './start.js';
 import { GoalListCache } from './list-cache.js';
 import { logEntry, removeEntry } from './entries-store.js';
-import { deleteGoal, insertGoal, listEntries, listGoals, updateGoal } from './store.js';
+import { deleteGoal, entryParts, insertGoal, listGoals, updateGoal } from './store.js';
 import {
   checkedEntryId,
   checkedGoalChanges,
@@ -45,7 +45,7 @@ export const goalRoutes =
       let body = listCache.get(userId, version);
       if (!body) {
         const goals = await listGoals(db, userId);
-        body = Buffer.from(goalListJson(goals, await listEntries(db, userId)));
+        body = await goalListBody(goals, entryParts(db, userId));
         listCache.set(userId, version, body);
       }
       return sendJsonText(reply, body);

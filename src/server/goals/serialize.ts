@@ -79,42 +79,72 @@ export function goalJson(goal: GoalRecord, sets: string): string {
 }
 
 /**
- * The goal list: `goals` in id order, `entries` of the same user ordered by goal, date and id (one query). One
- * pass over both; an entry of a goal not in `goals` (created after they were read) is skipped.
+ * Each of `goals` (in id order) with its entries, from `parts` of the same user's entries ordered by goal, date and
+ * id (`entryParts`). Only one goal's entries are held at a time, so a list of millions of amounts costs the memory
+ * of its largest goal, not of all of them (decision 0116). An entry of a goal not in `goals` (created after they
+ * were read) is skipped.
  */
-export function goalListJson(goals: GoalRecord[], entries: EntryRow[]): string {
-  const parts: string[] = [];
+export async function* goalsWithEntries<Goal extends { id: number }>(
+  goals: Goal[],
+  parts: AsyncIterable<EntryRow[]>,
+): AsyncGenerator<[Goal, EntryRow[]]> {
   let next = 0;
-  for (const goal of goals) {
-    while (next < entries.length && entries[next]!.goal_id < goal.id) next++;
-    let sets = '{';
-    let date: string | null = null;
-    let first = true;
-    for (; next < entries.length && entries[next]!.goal_id === goal.id; next++) {
-      const entry = entries[next]!;
-      if (entry.date !== date) {
-        sets += date === null ? `"${entry.date}":[` : `],"${entry.date}":[`;
-        date = entry.date;
-        first = true;
+  let entries: EntryRow[] = [];
+  for await (const part of parts) {
+    for (const entry of part) {
+      while (next < goals.length && goals[next]!.id < entry.goal_id) {
+        yield [goals[next++]!, entries];
+        entries = [];
       }
-      if (entry.amount !== null) {
-        sets += first ? String(entry.amount) : `,${entry.amount}`;
-        first = false;
-      }
+      if (next < goals.length && goals[next]!.id === entry.goal_id) entries.push(entry);
     }
-    parts.push(goalJson(goal, date === null ? '{}' : `${sets}]}`));
   }
-  return `[${parts.join(',')}]`;
+  for (; next < goals.length; next++) {
+    yield [goals[next]!, entries];
+    entries = [];
+  }
 }
 
-/** The same entries grouped as `sets` objects per goal id (the export). */
-export function setsByGoal(entries: EntryRow[]): Map<number, GoalSets> {
-  const byGoal = new Map<number, GoalSets>();
+/** One goal's `sets` as the goal list writes it, from its entries in date and id order. */
+export function entriesSetsJson(entries: EntryRow[]): string {
+  if (entries.length === 0) return '{}';
+  let sets = '{';
+  let date: string | null = null;
+  let first = true;
   for (const entry of entries) {
-    let sets = byGoal.get(entry.goal_id);
-    if (!sets) byGoal.set(entry.goal_id, (sets = {}));
+    if (entry.date !== date) {
+      sets += date === null ? `"${entry.date}":[` : `],"${entry.date}":[`;
+      date = entry.date;
+      first = true;
+    }
+    if (entry.amount !== null) {
+      sets += first ? String(entry.amount) : `,${entry.amount}`;
+      first = false;
+    }
+  }
+  return `${sets}]}`;
+}
+
+/**
+ * The goal list: `goals` in id order with their entries read in `parts`, as the bytes of one JSON text. Each goal's
+ * text becomes bytes at once, outside the JavaScript heap, so the heap holds one goal's text at a time even for a
+ * list of 25 MiB (decision 0116).
+ */
+export async function goalListBody(goals: GoalRecord[], parts: AsyncIterable<EntryRow[]>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const [goal, entries] of goalsWithEntries(goals, parts)) {
+    chunks.push(Buffer.from(`${chunks.length === 0 ? '[' : ','}${goalJson(goal, entriesSetsJson(entries))}`));
+  }
+  chunks.push(Buffer.from(chunks.length === 0 ? '[]' : ']'));
+  return Buffer.concat(chunks);
+}
+
+/** One goal's entries as a `sets` object (the export). */
+export function entriesSets(entries: EntryRow[]): GoalSets {
+  const sets: GoalSets = {};
+  for (const entry of entries) {
     const amounts = (sets[entry.date] ??= []);
     if (entry.amount !== null) amounts.push(entry.amount);
   }
-  return byGoal;
+  return sets;
 }

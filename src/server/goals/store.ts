@@ -16,19 +16,19 @@ export async function listGoals(db: Kysely<Database>, userId: number): Promise<G
 
 /**
  * Rows per statement when reading a list. A long history (up to millions of amounts) is read in parts, so no single
- * statement nears PostgreSQL's query timeout and SQLite lets other requests run between the parts. The parts are
- * not one snapshot: a write racing a read of a list this long may show in part in that one answer, and the write
- * bumps the list version, so the next read is whole again.
+ * statement nears PostgreSQL's query timeout, SQLite lets other requests run between the parts, and the reader holds
+ * one part at a time instead of every row of a 25 MiB list at once (decision 0116). The parts are not one snapshot: a
+ * write racing a read of a list this long may show in part in that one answer, and the write bumps the list
+ * version, so the next read is whole again.
  */
 export const ENTRIES_PER_READ = 50_000;
 
-/** Every live entry of the caller's goals, ordered as the goal list writes them (goal, date, id). */
-export async function listEntries(
+/** Every live entry of the caller's goals, ordered as the goal list writes them (goal, date, id), in parts. */
+export async function* entryParts(
   db: Kysely<Database>,
   userId: number,
   perRead: number = ENTRIES_PER_READ,
-): Promise<EntryRow[]> {
-  const entries: EntryRow[] = [];
+): AsyncGenerator<EntryRow[]> {
   let last: { goal_id: number; date: string; id: number } | undefined;
   for (;;) {
     const after = last;
@@ -47,8 +47,8 @@ export async function listEntries(
       .orderBy('id')
       .limit(perRead)
       .execute();
-    for (const entry of part) entries.push(entry);
-    if (part.length < perRead) return entries;
+    if (part.length > 0) yield part;
+    if (part.length < perRead) return;
     last = part[part.length - 1];
   }
 }
