@@ -1,3 +1,4 @@
+import { ConcurrencyLimit } from '../concurrency-limit.js';
 import { PASSWORD_HASHES_AT_ONCE } from '../thread-pool.js';
 
 /** The native hasher loads with the first password checked, not with the server (decision 0059). */
@@ -8,31 +9,11 @@ const loadArgon2 = () => (argon2 ??= import('@node-rs/argon2'));
 const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 /**
- * The hashes run on libuv's thread pool, never on the event loop; this queue lets at most PASSWORD_HASHES_AT_ONCE
- * run together, so a burst of logins costs their memory once per core, not once per login in flight, and leaves
- * the pool's other threads to file and DNS work (docs/decisions/0113-logins-off-the-event-loop.md).
+ * The hashes run on libuv's thread pool, never on the event loop; at most PASSWORD_HASHES_AT_ONCE run together, so a
+ * burst of logins costs their memory once per core, not once per login in flight, and leaves the pool's other
+ * threads to file and DNS work (docs/decisions/0113-logins-off-the-event-loop.md).
  */
-export class HashQueue {
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(private readonly limit: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
-    try {
-      return await task();
-    } finally {
-      // The slot passes straight to the next waiter, so `running` stays the number of hashes in flight.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
-  }
-}
-
-const hashQueue = new HashQueue(PASSWORD_HASHES_AT_ONCE);
+const hashQueue = new ConcurrencyLimit(PASSWORD_HASHES_AT_ONCE);
 
 export function hashPassword(password: string): Promise<string> {
   return hashQueue.run(async () => (await loadArgon2()).hash(password, ARGON2_OPTIONS));

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { codePointLength } from '../../../src/common/text.js';
-import { DUMMY_PASSWORD_HASH, HashQueue, hashPassword, verifyPassword } from '../../../src/server/auth/passwords.js';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../../src/server/auth/passwords.js';
+import { ConcurrencyLimit } from '../../../src/server/concurrency-limit.js';
 import { hashesAtOnce, threadPoolSize } from '../../../src/server/thread-pool.js';
 
 /** `$argon2id$v=19$m=19456,t=2,p=1$`: algorithm, version and cost, everything before salt and digest. */
@@ -41,7 +42,7 @@ describe('passwords', () => {
   });
 
   it('at most the queue limit of hashes run at once; a failing one frees its place', async () => {
-    const queue = new HashQueue(2);
+    const queue = new ConcurrencyLimit(2);
     let running = 0;
     let most = 0;
     const task = (fail: boolean) => async () => {
@@ -58,6 +59,23 @@ describe('passwords', () => {
       results.map((r) => r.status),
       ['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'],
     );
+  });
+
+  it('a place given back twice is given back once', async () => {
+    const limit = new ConcurrencyLimit(1);
+    const release = await limit.acquire();
+    const second = limit.acquire();
+    const third = limit.acquire();
+    let thirdHasPlace = false;
+    void third.then(() => (thirdHasPlace = true));
+    release();
+    release();
+    const releaseSecond = await second;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(thirdHasPlace, false, 'the repeated release gave the third a place beside the second');
+    releaseSecond();
+    await third;
+    assert.equal(thirdHasPlace, true);
   });
 
   it('hashes run one per core, leaving two threads of the pool to other work', () => {
