@@ -60,7 +60,8 @@ interface LiveEntry {
 
 /**
  * PATCH's `sets` replacing the goal's amounts whole, inside the caller's transaction that has locked the goal row.
- * A date whose amounts are unchanged keeps its rows. A changed date is rewritten; an old entry matched in order by
+ * A date whose amounts are unchanged keeps its rows; one that keeps its number of amounts and has no `entry_id`
+ * changes them in place (`changesInPlace`). Another changed date is rewritten; an old entry matched in order by
  * an equal amount (the first 5 by the first 5, ...) passes its `entry_id` to the new row, so an offline client's
  * later replay is still recognised; an old entry with an `entry_id` that is not matched stays as a tombstone
  * (decisions 0091, 0092).
@@ -84,11 +85,16 @@ export async function replaceEntries(trx: Db, userId: number, goalId: number, se
   const tombstones: number[] = [];
   const deleted: number[] = [];
   const inserted: NewEntry[] = [];
+  const changed: ChangedAmount[] = [];
   const dates = new Set([...oldByDate.keys(), ...Object.keys(sets)]);
   for (const date of [...dates].sort()) {
     const old = oldByDate.get(date) ?? [];
     const amounts = sets[date];
     if (amounts !== undefined && sameAmounts(old, amounts)) continue;
+    if (amounts !== undefined && changesInPlace(old, amounts)) {
+      old.forEach((entry, i) => entry.amount !== amounts[i] && changed.push({ id: entry.id, amount: amounts[i]! }));
+      continue;
+    }
     const carried = carriedEntryIds(old, amounts ?? []);
     for (const entry of old) {
       if (entry.entry_id !== null && !carried.kept.has(entry.entry_id)) tombstones.push(entry.id);
@@ -103,6 +109,7 @@ export async function replaceEntries(trx: Db, userId: number, goalId: number, se
       .where('id', 'in', tombstones.slice(start, start + ROWS_PER_STATEMENT))
       .execute();
   }
+  await updateAmounts(trx, changed);
   // Deleted before the new rows go in: a carried entry_id must be free again for the unique index.
   for (let start = 0; start < deleted.length; start += ROWS_PER_STATEMENT) {
     await trx
@@ -111,6 +118,42 @@ export async function replaceEntries(trx: Db, userId: number, goalId: number, se
       .execute();
   }
   await insertRows(trx, userId, goalId, inserted, now);
+}
+
+/**
+ * A date keeping its number of amounts, none with an `entry_id` (nothing to carry or keep as a tombstone), changes
+ * its rows' amounts where they are: an update of the amount alone touches no index, where a delete and an insert
+ * touch three and check two foreign keys (issue 12). The rows keep their ids, order and `created_at`.
+ */
+function changesInPlace(old: LiveEntry[], amounts: readonly number[]): boolean {
+  return (
+    amounts.length > 0 &&
+    old.length === amounts.length &&
+    old.every((entry) => entry.entry_id === null && entry.amount !== null)
+  );
+}
+
+interface ChangedAmount {
+  id: number;
+  amount: number;
+}
+
+/**
+ * Rows per amount update. SQLite compares a row's id with the CASE's branches one by one, so a statement costs
+ * rows x rows / 2 comparisons: 50 rows a statement cost ~190 µs for 270 rows, 270 in one ~330 µs (measured on
+ * better-sqlite3, decision 0116). A join with a VALUES list would be linear, but SQLite's planner then scans the
+ * whole table.
+ */
+const AMOUNTS_PER_UPDATE = 50;
+
+/** Sets each row's new amount by id, every value bound; the cast gives PostgreSQL the amount's type. */
+async function updateAmounts(trx: Db, changes: ChangedAmount[]): Promise<void> {
+  for (let start = 0; start < changes.length; start += AMOUNTS_PER_UPDATE) {
+    const part = changes.slice(start, start + AMOUNTS_PER_UPDATE);
+    const branches = part.map(({ id, amount }) => sql`when ${id} then cast(${amount} as double precision)`);
+    await sql`update goal_entries set amount = case id ${sql.join(branches, sql` `)} end
+      where id in (${sql.join(part.map(({ id }) => id))})`.execute(trx);
+  }
 }
 
 function sameAmounts(old: LiveEntry[], amounts: readonly number[]): boolean {

@@ -220,3 +220,41 @@ test('amounts keep their exact value through storage', async () => {
   assert.deepEqual(listed.sets, sets);
   assert.equal(listed.daily, 0.30000000000000004);
 });
+
+test('PATCH of sets changes amounts in place where a date keeps its number of amounts, exactly and in order', async () => {
+  const anna = await newUser();
+  const created = await anna.post('/api/goals', {
+    name: 'In place',
+    sets: { '2026-01-01': [1, 2, 3], '2026-01-02': [4], '2026-01-03': [], '2026-01-04': [5, 6] },
+  });
+  const goalId = Number(created.body.id);
+  const rowIds = async () =>
+    (
+      await steady.deps.db
+        .selectFrom('goal_entries')
+        .select(['id', 'date'])
+        .where('goal_id', '=', goalId)
+        .where('removed_at', 'is', null)
+        .orderBy('id')
+        .execute()
+    ).map((row) => `${row.date}#${row.id}`);
+  const before = await rowIds();
+
+  // Jan 1 and Jan 4 keep their counts (in place, odd values included); Jan 2 grows, Jan 3 gets amounts: rewritten.
+  const sets = {
+    '2026-01-01': [0.1, 2, 1 / 3],
+    '2026-01-02': [4, 4],
+    '2026-01-03': [7],
+    '2026-01-04': [-1e9, 5e-7],
+  };
+  assert.equal((await anna.patch(`/api/goals/${goalId}`, { sets })).status, 200);
+  const [listed] = (await anna.get('/api/goals')).body;
+  assert.deepEqual(listed.sets, sets);
+
+  const after = await rowIds();
+  const kept = (list: string[], date: string) => list.filter((row) => row.startsWith(date));
+  assert.deepEqual(kept(after, '2026-01-01'), kept(before, '2026-01-01'), 'Jan 1 kept its rows');
+  assert.deepEqual(kept(after, '2026-01-04'), kept(before, '2026-01-04'), 'Jan 4 kept its rows');
+  assert.notDeepEqual(kept(after, '2026-01-02'), kept(before, '2026-01-02'), 'Jan 2 was rewritten');
+  assert.equal(kept(after, '2026-01-03').length, 1);
+});
