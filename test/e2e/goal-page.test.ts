@@ -183,7 +183,8 @@ test(
       await shot(page, 'de-surprising');
       await page.getByRole('button', { name: 'Abbrechen' }).click();
       await question.waitFor({ state: 'detached' });
-      assert.equal(await page.evaluate(() => document.activeElement?.id), `amount-${goal.id}`);
+      // The field takes the focus back in the frame after the question goes (AmountForm's requestAnimationFrame).
+      await page.waitForFunction((id) => document.activeElement?.id === id, `amount-${goal.id}`, { timeout: 2_000 });
       assert.deepEqual(await loggedToday(page, goal), [2.5]);
       await page.getByRole('button', { name: 'Hinzufügen', exact: true }).click();
       await page.getByRole('button', { name: 'Ja, eintragen' }).click();
