@@ -36,7 +36,8 @@ export function checkedImport(document: unknown): ImportedGoal[] {
   const doc = objectAt('', document);
   for (const key of Object.keys(doc)) if (!TOP_LEVEL_KEYS.has(key)) throw new ImportProblem(key, 'unknown field');
   if (doc.format !== EXPORT_FORMAT) throw new ImportProblem('format', `must be "${EXPORT_FORMAT}"`);
-  if (doc.version !== EXPORT_VERSION) throw new ImportProblem('version', `must be ${EXPORT_VERSION}; this server reads version ${EXPORT_VERSION} only`);
+  if (doc.version !== EXPORT_VERSION)
+    throw new ImportProblem('version', `must be ${EXPORT_VERSION}; this server reads version ${EXPORT_VERSION} only`);
   if (doc.exported_at !== undefined) isoTime('exported_at', doc.exported_at);
   if (doc.account !== undefined) objectAt('account', doc.account);
   if (!Array.isArray(doc.goals)) throw new ImportProblem('goals', 'must be an array of goals');
@@ -45,7 +46,8 @@ export function checkedImport(document: unknown): ImportedGoal[] {
 
 function checkedGoal(path: string, raw: unknown): ImportedGoal {
   const goal = objectAt(path, raw);
-  for (const key of Object.keys(goal)) if (!GOAL_KEYS.has(key)) throw new ImportProblem(`${path}.${key}`, 'unknown field');
+  for (const key of Object.keys(goal))
+    if (!GOAL_KEYS.has(key)) throw new ImportProblem(`${path}.${key}`, 'unknown field');
   for (const field of REQUIRED_GOAL_FIELDS) {
     if (goal[field] === undefined) throw new ImportProblem(`${path}.${field}`, 'is required');
   }
@@ -71,7 +73,8 @@ function checkedGoal(path: string, raw: unknown): ImportedGoal {
 
 /** Only the canonical form the API answers with; reading it back must give the very same text. */
 function checkedStart(path: string, raw: unknown): string {
-  const canonical = typeof raw === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(raw) && parseStart(raw, 0, 'UTC') === raw;
+  const canonical =
+    typeof raw === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(raw) && parseStart(raw, 0, 'UTC') === raw;
   if (!canonical) throw new ImportProblem(path, 'must be a date-time YYYY-MM-DD HH:MM:SS');
   return raw;
 }

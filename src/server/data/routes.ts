@@ -87,29 +87,25 @@ export const dataRoutes =
         },
       },
       async (request) => {
-      const user = currentUser(request);
-      // Throws ImportProblem: 400 invalid_import with the path of the bad value as `field`, before anything is written.
-      const goals = checkedImport(request.body);
-      await insertGoals(db, user.id, goals, clock.now());
-      return { ok: true as const, goals: goals.length };
+        const user = currentUser(request);
+        // Throws ImportProblem: 400 invalid_import with the path of the bad value as `field`, before anything is written.
+        const goals = checkedImport(request.body);
+        await insertGoals(db, user.id, goals, clock.now());
+        return { ok: true as const, goals: goals.length };
       },
     );
 
-    app.delete(
-      ROUTES.deleteMe.url,
-      fromContract('deleteMe'),
-      async (request, reply) => {
-        const sessionUser = currentUser(request);
-        requireFilled(request.body, ['password']);
-        await spendAttempt(db, PASSWORD_CHECK_RULE, String(sessionUser.sessionId), clock.now());
-        const user = await findUserById(db, sessionUser.id);
-        if (!user) throw unauthorized();
-        if (!(await verifyPassword(user.password_hash, request.body.password))) {
-          throw badRequest('wrong_password', 'The password is wrong', 'password');
-        }
-        await deleteUserEverywhere(db, user);
-        await endSession(sessionContext(deps), request, reply);
-        return { ok: true as const };
-      },
-    );
+    app.delete(ROUTES.deleteMe.url, fromContract('deleteMe'), async (request, reply) => {
+      const sessionUser = currentUser(request);
+      requireFilled(request.body, ['password']);
+      await spendAttempt(db, PASSWORD_CHECK_RULE, String(sessionUser.sessionId), clock.now());
+      const user = await findUserById(db, sessionUser.id);
+      if (!user) throw unauthorized();
+      if (!(await verifyPassword(user.password_hash, request.body.password))) {
+        throw badRequest('wrong_password', 'The password is wrong', 'password');
+      }
+      await deleteUserEverywhere(db, user);
+      await endSession(sessionContext(deps), request, reply);
+      return { ok: true as const };
+    });
   };

@@ -35,7 +35,9 @@ export async function deleteUserEverywhere(db: Kysely<Database>, user: { id: num
     // The first write takes SQLite's write lock / the row lock on PostgreSQL, and the new credential version ends
     // a login that read the password before this transaction (decision 0061).
     await bumpCredentialVersion(trx, user.id);
-    const sessionIds = (await trx.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).map((row) => row.id);
+    const sessionIds = (await trx.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).map(
+      (row) => row.id,
+    );
     const clientBuckets = await trx
       .selectFrom('throttle_buckets')
       .select('key')

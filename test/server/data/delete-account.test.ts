@@ -23,7 +23,9 @@ const knownSessionIds = new Map<number, number[]>();
  */
 async function rowsOfUser(user: { id: number; email: string }): Promise<Record<string, number>> {
   const db = steady.deps.db;
-  const sessionIds = (await db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).map((row) => row.id);
+  const sessionIds = (await db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).map(
+    (row) => row.id,
+  );
   knownSessionIds.set(user.id, [...new Set([...(knownSessionIds.get(user.id) ?? []), ...sessionIds])]);
   const namedKey = new RegExp(`^[A-Za-z]+:(${[user.id, ...knownSessionIds.get(user.id)!].join('|')})$`);
   const counts: Record<string, number> = {};
@@ -32,7 +34,8 @@ async function rowsOfUser(user: { id: number; email: string }): Promise<Record<s
     const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table.name)}`.execute(db)).rows;
     counts[table.name] = rows.filter((row) =>
       Object.entries(row).some(([column, value]) => {
-        if (USER_REFERENCE_COLUMNS.has(column) || (table.name === 'users' && column === 'id')) return Number(value) === user.id;
+        if (USER_REFERENCE_COLUMNS.has(column) || (table.name === 'users' && column === 'id'))
+          return Number(value) === user.id;
         return typeof value === 'string' && (value.includes(user.email) || namedKey.test(value));
       }),
     ).length;
@@ -73,7 +76,10 @@ test('DELETE /api/me removes every row of the user in every table, logs out ever
   const annaPhone = steady.client();
   assert.equal((await annaPhone.post('/api/login', { email: 'anna@example.com', password: PASSWORD })).status, 200);
   assert.equal((await steady.client().post('/api/reset-request', { email: 'anna@example.com' })).status, 200);
-  assert.equal((await anna.post('/api/change-password', { old_password: 'not my password', new_password: 'whatever 123' })).status, 400);
+  assert.equal(
+    (await anna.post('/api/change-password', { old_password: 'not my password', new_password: 'whatever 123' })).status,
+    400,
+  );
   const me = (await anna.get('/api/me')).body;
   const annaUser = { id: me.id as number, email: 'anna@example.com' };
 
@@ -104,7 +110,10 @@ test('DELETE /api/me removes every row of the user in every table, logs out ever
   const after = await rowsOfUser(annaUser);
   assert.deepEqual(after, Object.fromEntries(Object.keys(before).map((table) => [table, 0])));
   // Ben's rows are untouched; the invite Anna used stays in his list as used, without her address (decision 0072).
-  assert.deepEqual(await rowsOfUser({ id: (await ben.get('/api/me')).body.id, email: 'ben@example.com' }), othersBefore);
+  assert.deepEqual(
+    await rowsOfUser({ id: (await ben.get('/api/me')).body.id, email: 'ben@example.com' }),
+    othersBefore,
+  );
   const bensInvites = (await ben.get('/api/invites')).body;
   assert.equal(bensInvites.length, 1);
   assert.equal(bensInvites[0].status, 'used');
@@ -117,7 +126,10 @@ test('DELETE /api/me removes every row of the user in every table, logs out ever
   phoneCopy.cookies.delete('steady_session');
   assert.equal((await phoneCopy.get('/api/me')).status, 401);
   assert.equal((await carl.get('/api/me')).status, 200);
-  assert.equal((await steady.client().post('/api/login', { email: 'anna@example.com', password: PASSWORD })).status, 401);
+  assert.equal(
+    (await steady.client().post('/api/login', { email: 'anna@example.com', password: PASSWORD })).status,
+    401,
+  );
 
   // The address can be registered again with a new invite, starting empty.
   const again = await registerWith(await inviteTokenFrom(ben), 'anna@example.com');
@@ -125,7 +137,7 @@ test('DELETE /api/me removes every row of the user in every table, logs out ever
   assert.deepEqual((await again.get('/api/invites')).body, []);
 });
 
-test('a wrong password answers 400 wrong_password and deletes nothing; attempts share change-password\'s throttle (429)', async () => {
+test("a wrong password answers 400 wrong_password and deletes nothing; attempts share change-password's throttle (429)", async () => {
   const dora = await steady.register('dora@example.com');
   await dora.post('/api/goals', { name: 'Kept' });
   const user = { id: (await dora.get('/api/me')).body.id as number, email: 'dora@example.com' };
@@ -143,16 +155,25 @@ test('a wrong password answers 400 wrong_password and deletes nothing; attempts 
 
   // One attempt spent above, the rest of the burst on change-password: the next deletion attempt is throttled.
   for (let i = 1; i < THROTTLE_RULES.changePasswordPerSession.capacity; i++) {
-    assert.equal((await dora.post('/api/change-password', { old_password: 'nope nope', new_password: 'whatever 123' })).status, 400);
+    assert.equal(
+      (await dora.post('/api/change-password', { old_password: 'nope nope', new_password: 'whatever 123' })).status,
+      400,
+    );
   }
   const throttled = await deleteMe(dora, PASSWORD);
   assert.equal(throttled.status, 429);
   assert.ok(Number(throttled.headers['retry-after']) > 0);
-  assert.deepEqual((await dora.get('/api/goals')).body.map((g: { name: string }) => g.name), ['Kept']);
+  assert.deepEqual(
+    (await dora.get('/api/goals')).body.map((g: { name: string }) => g.name),
+    ['Kept'],
+  );
 
   steady.clock.advance(THROTTLE_RULES.changePasswordPerSession.refillMs);
   assert.equal((await deleteMe(dora, PASSWORD)).status, 200);
-  assert.equal((await steady.client().post('/api/login', { email: 'dora@example.com', password: PASSWORD })).status, 401);
+  assert.equal(
+    (await steady.client().post('/api/login', { email: 'dora@example.com', password: PASSWORD })).status,
+    401,
+  );
 });
 
 test('DELETE /api/me needs a session', async () => {

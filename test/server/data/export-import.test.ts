@@ -5,7 +5,11 @@ import { after, before, test } from 'node:test';
 import Value from 'typebox/value';
 import { GOAL_LIMITS } from '../../../src/common/goal.js';
 import { addDays } from '../../../src/common/progress.js';
-import { ExportDocumentSchema, jsonSchemaDocument, SCHEMA_DOC_PATH } from '../../../src/common/contract/export-format.js';
+import {
+  ExportDocumentSchema,
+  jsonSchemaDocument,
+  SCHEMA_DOC_PATH,
+} from '../../../src/common/contract/export-format.js';
 import { projectRoot } from '../../../src/server/paths.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
@@ -22,13 +26,28 @@ const newUser = (name = '') => steady.register(`data${++emails}@example.com`, { 
 /** 3,000 consecutive dates from 2020-01-01 with one to three amounts each, fractions included. */
 function longSets(): Record<string, number[]> {
   const sets: Record<string, number[]> = {};
-  for (let i = 0; i < 3000; i++) sets[addDays('2020-01-01', i)] = i % 3 === 0 ? [0.1, 0.2] : i % 3 === 1 ? [1] : [2.5, -0.3, 7];
+  for (let i = 0; i < 3000; i++)
+    sets[addDays('2020-01-01', i)] = i % 3 === 0 ? [0.1, 0.2] : i % 3 === 1 ? [1] : [2.5, -0.3, 7];
   return sets;
 }
 
 async function fillAccount(client: TestClient) {
-  await client.post('/api/goals', { name: 'Push-ups 💪🏽', unit: 'Wiederholungen', daily: 0.1, days: 3650, start: '2020-02-29 23:59:58', sets: longSets() });
-  await client.post('/api/goals', { name: '=cmd|"/c calc"!A1', unit: 'Stück', daily: 30, days: 30, start: '2026-01-15', sets: { '2026-01-15': [1e9, -1e9, 1e-7] } });
+  await client.post('/api/goals', {
+    name: 'Push-ups 💪🏽',
+    unit: 'Wiederholungen',
+    daily: 0.1,
+    days: 3650,
+    start: '2020-02-29 23:59:58',
+    sets: longSets(),
+  });
+  await client.post('/api/goals', {
+    name: '=cmd|"/c calc"!A1',
+    unit: 'Stück',
+    daily: 30,
+    days: 30,
+    start: '2026-01-15',
+    sets: { '2026-01-15': [1e9, -1e9, 1e-7] },
+  });
   await client.post('/api/goals', { name: 'Empty', daily: 1 });
 }
 
@@ -44,7 +63,12 @@ test('GET /api/export: an attachment named by the date, format/version/account/g
   assert.equal(doc.format, 'steady-export');
   assert.equal(doc.version, 1);
   assert.equal(doc.exported_at, '2026-01-15T09:00:00.000Z');
-  assert.deepEqual(doc.account, { email: `data${emails}@example.com`, name: 'Anna 🦊', locale: 'pl', created_at: '2026-01-15T09:00:00.000Z' });
+  assert.deepEqual(doc.account, {
+    email: `data${emails}@example.com`,
+    name: 'Anna 🦊',
+    locale: 'pl',
+    created_at: '2026-01-15T09:00:00.000Z',
+  });
   const listed = (await anna.get('/api/goals')).body;
   assert.equal(doc.goals.length, 3);
   for (const [i, goal] of doc.goals.entries()) {
@@ -55,20 +79,27 @@ test('GET /api/export: an attachment named by the date, format/version/account/g
   }
   assert.equal(doc.goals[0].daily, 0.1);
   assert.equal(Object.keys(doc.goals[0].sets).length, 3000);
-  assert.ok(Value.Check(ExportDocumentSchema, doc), JSON.stringify([...Value.Errors(ExportDocumentSchema, doc)].slice(0, 3)));
+  assert.ok(
+    Value.Check(ExportDocumentSchema, doc),
+    JSON.stringify([...Value.Errors(ExportDocumentSchema, doc)].slice(0, 3)),
+  );
   // Another user's goals never appear.
   assert.deepEqual((await (await newUser()).get('/api/export')).body.goals, []);
   assert.equal((await steady.client().get('/api/export')).status, 401);
 });
 
-test('the JSON Schema in docs/ is the format module\'s schema', () => {
+test("the JSON Schema in docs/ is the format module's schema", () => {
   const published = JSON.parse(readFileSync(path.join(projectRoot, SCHEMA_DOC_PATH), 'utf8'));
   assert.deepEqual(published, jsonSchemaDocument());
 });
 
 test('GET /api/export.csv: one row per logged amount, quoted text, formulas defused', async () => {
   const ben = await newUser();
-  await ben.post('/api/goals', { name: '=HYPERLINK("x")', unit: '+1', sets: { '2026-01-02': [3, 0.1], '2026-01-01': [-2] } });
+  await ben.post('/api/goals', {
+    name: '=HYPERLINK("x")',
+    unit: '+1',
+    sets: { '2026-01-02': [3, 0.1], '2026-01-01': [-2] },
+  });
   await ben.post('/api/goals', { name: 'Läufe "lang"\nzwei Zeilen', unit: '@km', sets: { '2026-01-03': [5] } });
   await ben.post('/api/goals', { name: 'nothing logged' });
   const csv = await ben.get('/api/export.csv');
@@ -92,7 +123,7 @@ test('export -> import into another account gives the same goals, appended after
   const doc = (await anna.get('/api/export')).body;
 
   const carl = await newUser();
-  await carl.post('/api/goals', { name: 'Carl\'s own' });
+  await carl.post('/api/goals', { name: "Carl's own" });
   steady.clock.advance(60_000);
   const imported = await carl.post('/api/import', doc);
   assert.equal(imported.status, 200, imported.text);
@@ -102,11 +133,20 @@ test('export -> import into another account gives the same goals, appended after
   assert.equal(carlGoals.length, 4);
   assert.equal(carlGoals[0].name, "Carl's own");
   const strip = ({ id: _id, ...rest }: { id: string }) => rest;
-  assert.deepEqual(carlGoals.slice(1).map(strip), doc.goals.map(({ id: _i, created_at: _c, updated_at: _u, ...rest }: { id: string; created_at: string; updated_at: string }) => rest));
+  assert.deepEqual(
+    carlGoals.slice(1).map(strip),
+    doc.goals.map(
+      ({ id: _i, created_at: _c, updated_at: _u, ...rest }: { id: string; created_at: string; updated_at: string }) =>
+        rest,
+    ),
+  );
   // Imported goals get new ids, larger than the existing ones; their stored times are those of the export.
   assert.ok(carlGoals.slice(1).every((g: { id: string }) => Number(g.id) > Number(carlGoals[0].id)));
   const again = (await carl.get('/api/export')).body;
-  assert.deepEqual(again.goals.slice(1).map(({ id: _id, ...rest }: { id: string }) => rest), doc.goals.map(({ id: _id, ...rest }: { id: string }) => rest));
+  assert.deepEqual(
+    again.goals.slice(1).map(({ id: _id, ...rest }: { id: string }) => rest),
+    doc.goals.map(({ id: _id, ...rest }: { id: string }) => rest),
+  );
   // The importing account itself is unchanged.
   assert.equal(again.account.email, `data${emails}@example.com`);
 });
@@ -116,8 +156,19 @@ test('a bad document imports nothing and answers 400 naming the path of the bad 
   await dora.post('/api/goals', { name: 'Kept' });
   const good = { name: 'A', unit: 'x', daily: 1, days: 30, start: '2026-01-15 09:00:00', sets: {} };
   const cases: Array<[unknown, string]> = [
-    [{ format: 'steady-export', version: 1, exported_at: '2026-01-15T09:00:00.000Z', goals: [good, { ...good, daily: 'ten' }] }, 'goals[1].daily'],
-    [{ format: 'steady-export', version: 1, goals: [good, good, { ...good, sets: { '2026-02-30': [1] } }] }, 'goals[2].sets'],
+    [
+      {
+        format: 'steady-export',
+        version: 1,
+        exported_at: '2026-01-15T09:00:00.000Z',
+        goals: [good, { ...good, daily: 'ten' }],
+      },
+      'goals[1].daily',
+    ],
+    [
+      { format: 'steady-export', version: 1, goals: [good, good, { ...good, sets: { '2026-02-30': [1] } }] },
+      'goals[2].sets',
+    ],
     [{ format: 'steady-export', version: 1, goals: [{ ...good, start: '2026-01-15' }] }, 'goals[0].start'],
     [{ format: 'steady-export', version: 1, goals: [{ ...good, name: '  ' }] }, 'goals[0].name'],
     [{ format: 'steady-export', version: 1, goals: [{ ...good, days: 1.5 }] }, 'goals[0].days'],
@@ -137,7 +188,10 @@ test('a bad document imports nothing and answers 400 naming the path of the bad 
     assert.ok(answer.body.error.startsWith(`${field}: `), answer.body.error);
     assert.deepEqual(Object.keys(answer.body).sort(), ['code', 'error', 'field']);
   }
-  assert.deepEqual((await dora.get('/api/goals')).body.map((g: { name: string }) => g.name), ['Kept']);
+  assert.deepEqual(
+    (await dora.get('/api/goals')).body.map((g: { name: string }) => g.name),
+    ['Kept'],
+  );
 });
 
 test('/api/import takes documents above 1 MB up to 20 MB; the rest of the API keeps 1 MB', async () => {
@@ -162,13 +216,23 @@ test('an import that would take the account past the goal cap imports nothing (4
   const erin = await newUser();
   await erin.post('/api/goals', { name: 'Kept' });
   const goal = { name: 'A', unit: 'x', daily: 1, days: 30, start: '2026-01-15 09:00:00', sets: {} };
-  const tooMany = { format: 'steady-export', version: 1, goals: Array.from({ length: GOAL_LIMITS.goalsPerUserMax }, () => goal) };
+  const tooMany = {
+    format: 'steady-export',
+    version: 1,
+    goals: Array.from({ length: GOAL_LIMITS.goalsPerUserMax }, () => goal),
+  };
   const refused = await erin.post('/api/import', tooMany);
   assert.equal(refused.status, 400, refused.text);
   assert.equal(refused.body.code, 'too_many_goals');
-  assert.deepEqual((await erin.get('/api/goals')).body.map((g: { name: string }) => g.name), ['Kept']);
+  assert.deepEqual(
+    (await erin.get('/api/goals')).body.map((g: { name: string }) => g.name),
+    ['Kept'],
+  );
 
   const upToTheCap = { ...tooMany, goals: tooMany.goals.slice(1) };
-  assert.deepEqual((await erin.post('/api/import', upToTheCap)).body, { ok: true, goals: GOAL_LIMITS.goalsPerUserMax - 1 });
+  assert.deepEqual((await erin.post('/api/import', upToTheCap)).body, {
+    ok: true,
+    goals: GOAL_LIMITS.goalsPerUserMax - 1,
+  });
   assert.equal((await erin.get('/api/goals')).body.length, GOAL_LIMITS.goalsPerUserMax);
 });
