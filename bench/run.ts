@@ -6,8 +6,8 @@
 // talk over loopback only. The routes are measured in alternating short rounds, so a busy machine slows all of them
 // alike instead of whichever happened to run while something else was busy.
 //
-// Flags: --engine sqlite|postgres|none (default both; none: start times only), --rounds N (5), --seconds N per round (1), --logins-seconds N
-// (10), --soak SECONDS (off; 600 is the record run), --pool N (PostgreSQL pool size, for measuring it),
+// Flags: --engine sqlite|postgres|none (default both; none: start times only), --rounds N (5), --seconds N per
+// round (1), --logins-seconds N (10), --soak SECONDS (off; 600 is the record run), --pool N (PostgreSQL pool size, for measuring it),
 // --routes list,log,patch (default all), --no-growth, --no-start-time, --out FILE.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -4,9 +4,7 @@ import {
   type ExportDocument,
   type ExportedGoal,
 } from '../../common/contract/export-format.js';
-import type { goalsForExport } from './store.js';
-
-type StoredGoal = Awaited<ReturnType<typeof goalsForExport>> extends AsyncIterable<infer Goal> ? Goal : never;
+import type { StoredGoal } from './store.js';
 
 export interface ExportAccount {
   email: string;

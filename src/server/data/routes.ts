@@ -27,18 +27,13 @@ export const IMPORT_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 const IMPORTS_AT_ONCE = 1;
 
 /**
- * Waits for a place of `limit` and keeps it until the answer is sent or the connection is gone (the response's
- * `close` comes either way, also when it came while waiting).
+ * Waits for a place of `limit` and keeps it until the response closes: when the answer is sent or the connection is
+ * gone, also while still waiting (the place is then given back as soon as it comes).
  */
 async function holdUntilAnswered(limit: ConcurrencyLimit, reply: FastifyReply): Promise<void> {
-  const place: { release?: () => void } = {};
-  let closed = false;
-  reply.raw.once('close', () => {
-    closed = true;
-    place.release?.();
-  });
-  place.release = await limit.acquire();
-  if (closed) place.release();
+  const place = limit.acquire();
+  reply.raw.once('close', () => void place.then((release) => release()));
+  await place;
 }
 
 /** Wrong passwords spend change-password's attempts of this session (decisions 0064, 0072). */

@@ -1,27 +1,34 @@
 import type { Kysely } from 'kysely';
 import { bumpCredentialVersion } from '../accounts/store.js';
 import { isUserClientBucket, PER_CLIENT_AND_EMAIL_PREFIX, userThrottleKeys } from '../auth/throttle.js';
-import type { Database } from '../db/schema.js';
-import { entriesSets, goalsWithEntries } from '../goals/serialize.js';
+import type { GoalSets } from '../../common/goal.js';
+import type { Database, GoalRow } from '../db/schema.js';
+import { type EntryRow, entriesSets, goalsWithEntries } from '../goals/serialize.js';
 import { entryParts } from '../goals/store.js';
+
+/** One goal of an export: its row as stored, with its `sets`. */
+export type StoredGoal = Pick<
+  GoalRow,
+  'id' | 'name' | 'unit' | 'daily' | 'days' | 'start' | 'created_at' | 'updated_at'
+> & { sets: GoalSets };
 
 /**
  * The caller's goals with everything stored about them, oldest first, each with its `sets`. The goal rows are read
  * now; their entries as the goals are taken, so an export of millions of amounts holds one goal's entries at a time
  * (decision 0116).
  */
-export async function goalsForExport(db: Kysely<Database>, userId: number) {
+export async function goalsForExport(db: Kysely<Database>, userId: number): Promise<AsyncIterable<StoredGoal>> {
   const goals = await db
     .selectFrom('goals')
     .select(['id', 'name', 'unit', 'daily', 'days', 'start', 'created_at', 'updated_at'])
     .where('user_id', '=', userId)
     .orderBy('id')
     .execute();
-  return (async function* () {
-    for await (const [goal, entries] of goalsWithEntries(goals, entryParts(db, userId))) {
-      yield { ...goal, sets: entriesSets(entries) };
-    }
-  })();
+  return withSets(goals, entryParts(db, userId));
+}
+
+async function* withSets(goals: Omit<StoredGoal, 'sets'>[], parts: AsyncIterable<EntryRow[]>) {
+  for await (const [goal, entries] of goalsWithEntries(goals, parts)) yield { ...goal, sets: entriesSets(entries) };
 }
 
 /**

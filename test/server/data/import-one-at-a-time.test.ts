@@ -1,48 +1,15 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { BASE_URL, createTestApp } from '../../support/app.js';
+import { startPartialPost } from '../../support/partial-post.js';
 
 // An import holds its whole body as objects until its rows are in, so a process takes one at a time, and a waiting
 // import's body is not read until the one before has its answer (decision 0116).
 
-interface Upload {
-  /** Sends the rest of the body. */
-  finish(): void;
-  /** Ends the connection with the body half sent. */
-  abort(): void;
-  answer: Promise<{ status: number; body: string }>;
-}
-
-/** A POST of `payload` whose first half is sent now; `finish` sends the rest, `abort` drops the connection. */
-function startUpload(port: number, cookie: string, payload: string): Upload {
-  const request = http.request({
-    host: '127.0.0.1',
-    port,
-    path: '/api/import',
-    method: 'POST',
-    agent: false,
-    headers: {
-      cookie,
-      origin: BASE_URL,
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(payload),
-    },
-  });
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    request.on('response', (response) => {
-      let body = '';
-      response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-  });
-  const half = Math.floor(payload.length / 2);
-  request.write(payload.slice(0, half));
-  return { finish: () => request.end(payload.slice(half)), abort: () => request.destroy(), answer };
-}
+/** An import whose first half is sent now. */
+const startUpload = (port: number, cookie: string, payload: string) =>
+  startPartialPost(port, '/api/import', { cookie, origin: BASE_URL }, payload);
 
 const importOf = (name: string) =>
   JSON.stringify({
@@ -70,11 +37,11 @@ test('imports run one at a time: a second waits for the first answer, and a drop
   await new Promise((resolve) => setTimeout(resolve, 100));
   const second = startUpload(port, cookie, importOf('Second'));
   second.finish();
-  assert.equal(await settlesWithin(second.answer, 500), false, 'the second import was answered beside the first');
+  assert.equal(await settlesWithin(second.response, 500), false, 'the second import was answered beside the first');
 
   first.finish();
-  assert.equal((await first.answer).status, 200);
-  assert.equal((await second.answer).status, 200);
+  assert.equal((await first.response).status, 200);
+  assert.equal((await second.response).status, 200);
   const names = (await anna.get('/api/goals')).body.map((goal: { name: string }) => goal.name);
   assert.deepEqual(names, ['First', 'Second']);
 
@@ -82,11 +49,11 @@ test('imports run one at a time: a second waits for the first answer, and a drop
   const dropped = startUpload(port, cookie, importOf('Dropped'));
   await new Promise((resolve) => setTimeout(resolve, 100));
   dropped.abort();
-  await dropped.answer.catch(() => undefined);
+  await dropped.response.catch(() => undefined);
   const third = startUpload(port, cookie, importOf('Third'));
   third.finish();
-  assert.equal(await settlesWithin(third.answer, 5_000), true, 'the dropped upload kept the place');
-  assert.equal((await third.answer).status, 200);
+  assert.equal(await settlesWithin(third.response, 5_000), true, 'the dropped upload kept the place');
+  assert.equal((await third.response).status, 200);
   assert.deepEqual(
     (await anna.get('/api/goals')).body.map((goal: { name: string }) => goal.name),
     ['First', 'Second', 'Third'],

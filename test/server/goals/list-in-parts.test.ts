@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../src/server/db/schema.js';
-import { entryParts } from '../../../src/server/goals/store.js';
+import { ENTRIES_PER_READ, entryParts } from '../../../src/server/goals/store.js';
 import { createTestApp } from '../../support/app.js';
 
 // A long history is read in parts of ENTRIES_PER_READ rows (store.ts), so no statement nears PostgreSQL's query
@@ -31,7 +31,7 @@ test('a goal list read in parts of any size equals the list read at once', async
       .where('email', '=', 'anna@example.com')
       .executeTakeFirstOrThrow()
   ).id;
-  const whole = await readInParts(steady.deps.db, annaId, 50_000);
+  const whole = await readInParts(steady.deps.db, annaId, ENTRIES_PER_READ);
   assert.equal(whole.length, 1, 'one part when the entries fit');
   assert.equal(whole[0]!.length, 13, 'twelve amounts and one [] date, in two of the three goals');
   for (const perRead of [1, 2, 3, 5, 12, 13, 14]) {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import net from 'node:net';
 import { test } from 'node:test';
 import Fastify from 'fastify';
@@ -8,37 +7,8 @@ import { openDatabase } from '../../../src/server/db/open.js';
 import { parseDatabaseUrl } from '../../../src/server/config.js';
 import { gracefulShutdown } from '../../../src/server/shutdown.js';
 import { createTestDatabase } from '../../support/database.js';
+import { startPartialPost } from '../../support/partial-post.js';
 import { freePort, startServerProcess } from '../../support/server-process.js';
-
-interface PendingRequest {
-  /** Sends the rest of the body. */
-  finish(): void;
-  response: Promise<{ status: number; body: string }>;
-}
-
-/** A POST whose headers and first half of the body are sent now and the rest on `finish()`: a request in flight. */
-function startPost(port: number, path: string, headers: Record<string, string>, payload: string): PendingRequest {
-  const half = Math.floor(payload.length / 2);
-  const request = http.request({
-    host: '127.0.0.1',
-    port,
-    path,
-    method: 'POST',
-    agent: false,
-    headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-  });
-  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    request.on('response', (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
-    request.on('error', reject);
-  });
-  request.write(payload.slice(0, half));
-  return { finish: () => request.end(payload.slice(half)), response };
-}
 
 /** True once connections are refused (Fastify stops listening a few ticks after the signal's log line). */
 async function refusesConnections(port: number): Promise<boolean> {
@@ -93,7 +63,7 @@ test(
     const headers = { origin: baseUrl, cookie };
 
     const writers = Array.from({ length: 8 }, (_, i) =>
-      startPost(port, '/api/goals', headers, JSON.stringify({ name: `Goal ${i}`, unit: 'reps', daily: 10 + i })),
+      startPartialPost(port, '/api/goals', headers, JSON.stringify({ name: `Goal ${i}`, unit: 'reps', daily: 10 + i })),
     );
     // All eight reached the server (their routes ran the session check) before the signal.
     await server.waitForLine(
@@ -133,7 +103,7 @@ test('a request still unfinished after the drain time has its connection cut, an
   const port = (app.server.address() as net.AddressInfo).port;
 
   // The client never sends the rest of its body.
-  const stuck = startPost(port, '/slow', {}, JSON.stringify({ padding: 'x'.repeat(100) }));
+  const stuck = startPartialPost(port, '/slow', {}, JSON.stringify({ padding: 'x'.repeat(100) }));
   await new Promise((resolve) => setTimeout(resolve, 100));
   let closed = false;
   let exitCode: number | undefined;
