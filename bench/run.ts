@@ -8,7 +8,7 @@
 //
 // Flags: --engine sqlite|postgres|none (default both; none: start times only), --rounds N (5), --seconds N per
 // round (1), --logins-seconds N (10), --soak SECONDS (off; 600 is the record run), --pool N (PostgreSQL pool size, for measuring it),
-// --routes list,log,patch (default all), --no-growth, --no-start-time, --out FILE.
+// --routes list,log,patch,floor (default all; floor: bench/floor-store.ts, SQLite only), --no-growth, --no-start-time, --out FILE.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import * as esbuild from 'esbuild';
 import pg from 'pg';
-import { benchSets, type SeedGroup, type ServerInfo, type ServerStats } from './shared.js';
+import { benchSets, type FloorInfo, type SeedGroup, type ServerInfo, type ServerStats } from './shared.js';
 import { measureLogGrowth } from './log-growth.js';
 import { printStartTimes, startTimeMisses } from './start-time.js';
 
@@ -126,7 +126,12 @@ async function benchEngine(engine: Engine, databaseUrl: string | undefined) {
   return figures;
 }
 
-interface BenchServer {
+/** Where a round reads the CPU time of the process that answered it. */
+interface StatsSource {
+  stats(): Promise<Pick<ServerStats, 'cpuMicros'>>;
+}
+
+interface BenchServer extends StatsSource {
   info: ServerInfo;
   stats(): Promise<ServerStats>;
   resetLoopDelay(): Promise<void>;
@@ -141,16 +146,34 @@ async function startServer(
   const env = { ...process.env, ...extraEnv, BENCH_SEED: JSON.stringify(seed) } as Record<string, string>;
   if (databaseUrl) env.BENCH_DATABASE_URL = databaseUrl;
   if (flags.pool) env.DATABASE_POOL_SIZE = flags.pool;
-  const child = spawn(process.execPath, [...serverNodeFlags(), await bundledServer()], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env,
-  });
-  const info = await serverInfo(child);
-  const closed = new Promise((resolve) => child.on('close', resolve));
+  const { info, stop } = await spawnBundled<ServerInfo>('server', env);
   return {
     info,
     stats: async () => (await fetch(info.stats)).json() as Promise<ServerStats>,
     resetLoopDelay: async () => void (await fetch(`${info.stats}/reset`, { method: 'POST' })),
+    stop,
+  };
+}
+
+/** The floor's process (bench/floor-server.ts) on the app's SQLite file, with the server's Node flags. */
+async function startFloor(app: ServerInfo): Promise<StatsSource & { info: FloorInfo; stop(): Promise<void> }> {
+  const { info, stop } = await spawnBundled<FloorInfo>('floor-server', {
+    ...process.env,
+    BENCH_APP_INFO: JSON.stringify(app),
+  } as Record<string, string>);
+  return { info, stats: async () => (await fetch(info.stats)).json() as Promise<ServerStats>, stop };
+}
+
+/** Starts bench/<entry>.ts, bundled, with the server's Node flags; its first JSON line is its info. */
+async function spawnBundled<Info>(entry: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, [...serverNodeFlags(), await bundledServer(entry)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env,
+  });
+  const info = await serverInfo<Info>(child);
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  return {
+    info,
     async stop() {
       child.stdin?.end();
       child.kill('SIGTERM');
@@ -173,17 +196,19 @@ function serverNodeFlags(): string[] {
   return start[1]!.split(' ').filter(Boolean);
 }
 
-let bundled: Promise<string> | undefined;
+const bundled = new Map<string, Promise<string>>();
 
 /**
  * bench/server.ts bundled as `npm run build` bundles the server (scripts/build-server.mjs): run through tsx, the
  * server would carry the loader's memory and compile cost, which the real server does not.
  */
-function bundledServer(): Promise<string> {
-  bundled ??= (async () => {
-    const outfile = path.join(benchDir, '..', 'node_modules', '.cache', 'steady-bench', 'server.mjs');
+function bundledServer(entry = 'server'): Promise<string> {
+  const known = bundled.get(entry);
+  if (known) return known;
+  const building = (async () => {
+    const outfile = path.join(benchDir, '..', 'node_modules', '.cache', 'steady-bench', `${entry}.mjs`);
     await esbuild.build({
-      entryPoints: [path.join(benchDir, 'server.ts')],
+      entryPoints: [path.join(benchDir, `${entry}.ts`)],
       outfile,
       bundle: true,
       platform: 'node',
@@ -197,16 +222,17 @@ function bundledServer(): Promise<string> {
     });
     return outfile;
   })();
-  return bundled;
+  bundled.set(entry, building);
+  return building;
 }
 
 /** The first JSON line of the server process. */
-async function serverInfo(child: ChildProcess): Promise<ServerInfo> {
+async function serverInfo<Info = ServerInfo>(child: ChildProcess): Promise<Info> {
   const lines = createInterface({ input: child.stdout! });
   const timeout = setTimeout(() => child.kill('SIGTERM'), STARTUP_TIMEOUT_MS);
   try {
     for await (const line of lines) {
-      if (line.startsWith('{')) return JSON.parse(line) as ServerInfo;
+      if (line.startsWith('{')) return JSON.parse(line) as Info;
     }
     throw new Error('the benchmark server exited before it was ready');
   } finally {
@@ -236,7 +262,7 @@ async function mainLoad(engine: Engine, server: BenchServer) {
   const users = info.users;
   const jsonHeaders = (cookie: string) => ({ cookie, origin: info.origin, 'content-type': 'application/json' });
   const patchBodies = [0, 1, 2].map((salt) => JSON.stringify({ sets: benchSets(90, 3, salt) }));
-  const loads: Record<'hello' | 'list' | 'log' | 'patch', Load> = {
+  const appLoads: Record<'hello' | 'list' | 'log' | 'patch', Load> = {
     hello: { label: 'bare Fastify hello', request: () => ({ method: 'GET', path: '/', headers: {} }) },
     list: {
       label: 'GET /api/goals',
@@ -270,71 +296,115 @@ async function mainLoad(engine: Engine, server: BenchServer) {
       },
     },
   };
-  const urls = { hello: info.hello.replace(/\/$/, ''), list: info.app, log: info.app, patch: info.app };
-  const samples: Record<string, Sample[]> = { hello: [], list: [], log: [], patch: [] };
-  const rest = await server.stats();
-  const pid = info.pid;
-  // --routes narrows the run (hello always runs: it is the yardstick), e.g. to profile one route.
-  const chosen = flags.routes?.split(',') ?? Object.keys(loads);
-  const keys = (Object.keys(loads) as Array<keyof typeof loads>).filter(
-    (key) => key === 'hello' || chosen.includes(key),
-  );
-  for (const key of keys) await measure(urls[key], loads[key], server, CONNECTIONS, ROUND_SECONDS); // warm-up
-  // The kernel's peak RSS is read and restarted after each round, so the peak is known per route as well.
-  const peakByRoute: Record<string, number> = { hello: 0, list: 0, log: 0, patch: 0 };
-  resetPeakRss(pid);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const key of keys) {
-      samples[key]!.push(await measure(urls[key], loads[key], server, CONNECTIONS, ROUND_SECONDS));
-      peakByRoute[key] = Math.max(peakByRoute[key]!, peakRssBytes(pid));
-      resetPeakRss(pid);
-    }
+  // The floor (SQLite only, decision 0118) answers the same requests as the app, with nothing but the statements.
+  const loads = {
+    ...appLoads,
+    floorList: { ...appLoads.list, label: 'floor: list' },
+    floorLog: { ...appLoads.log, label: 'floor: add amount' },
+  } satisfies Record<string, Load>;
+  type Route = keyof typeof loads;
+  const floorOf: Partial<Record<Route, 'list' | 'log'>> = { floorList: 'list', floorLog: 'log' };
+  // --routes narrows the run (hello always runs: it is the yardstick), e.g. to profile one route; `floor` adds the
+  // floor of each chosen route that has one.
+  const chosen = flags.routes?.split(',') ?? [...Object.keys(appLoads), 'floor'];
+  const keys = (Object.keys(loads) as Route[]).filter((key) => {
+    const measured = floorOf[key];
+    if (measured) return info.sqliteFile !== null && chosen.includes('floor') && chosen.includes(measured);
+    return key === 'hello' || chosen.includes(key);
+  });
+  const floorProcess = keys.some((key) => floorOf[key]) ? await startFloor(info) : null;
+  try {
+    return await measureRoutes();
+  } finally {
+    await floorProcess?.stop();
   }
-  const peakRss = Math.max(...Object.values(peakByRoute));
-  const loaded = await server.stats();
 
-  const hello = mean(samples.hello!.map((s) => s.rate));
-  const figures: Record<string, unknown> = {};
-  console.log(`${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s per route:`);
-  for (const key of keys) {
-    const list = samples[key]!;
-    const rate = mean(list.map((s) => s.rate));
-    const figure = {
-      requestsPerSecond: round1(rate),
-      ratioToHello: round3(rate / hello),
-      p99Ms: Math.max(...list.map((s) => s.p99)),
-      serverCpuMicrosPerRequest: Math.round(mean(list.map((s) => s.cpuMicros))),
-      roundRatios: list.map((s, i) => round3(s.rate / samples.hello![i]!.rate)),
+  async function measureRoutes() {
+    const floor = floorProcess?.info.url ?? '';
+    const urls: Record<Route, string> = {
+      hello: info.hello.replace(/\/$/, ''),
+      list: info.app,
+      log: info.app,
+      patch: info.app,
+      floorList: floor,
+      floorLog: floor,
     };
-    figures[key] = figure;
-    console.log(
-      `${loads[key].label.padEnd(20)} ${rate.toFixed(0).padStart(7)} req/s  ${`${(figure.ratioToHello * 100).toFixed(1)} %`.padStart(7)} of hello` +
-        `  p99 ${String(figure.p99Ms).padStart(4)} ms  ${String(figure.serverCpuMicrosPerRequest).padStart(5)} µs server CPU/request`,
-    );
-    if (key !== 'hello') {
-      const target = TARGETS[engine][key];
-      if (figure.ratioToHello < target)
-        misses.push(`${engine} ${loads[key].label}: ${figure.ratioToHello} of hello < ${target}`);
-      if (figure.p99Ms > TARGETS[engine].p99Ms) {
-        misses.push(`${engine} ${loads[key].label}: p99 ${figure.p99Ms} ms > ${TARGETS[engine].p99Ms} ms`);
+    const samples = Object.fromEntries(Object.keys(loads).map((key) => [key, [] as Sample[]])) as Record<
+      Route,
+      Sample[]
+    >;
+    const rest = await server.stats();
+    const pid = server.info.pid;
+    // Each round's CPU time is read from the process that answered it.
+    const answeredBy = (key: Route): StatsSource => (floorOf[key] ? floorProcess! : server);
+    for (const key of keys) await measure(urls[key], loads[key], answeredBy(key), CONNECTIONS, ROUND_SECONDS); // warm-up
+    // The kernel's peak RSS is read and restarted after each round, so the peak is known per route as well.
+    const peakByRoute = Object.fromEntries(keys.map((key) => [key, 0])) as Record<Route, number>;
+    resetPeakRss(pid);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const key of keys) {
+        samples[key].push(await measure(urls[key], loads[key], answeredBy(key), CONNECTIONS, ROUND_SECONDS));
+        peakByRoute[key] = Math.max(peakByRoute[key], peakRssBytes(pid));
+        resetPeakRss(pid);
       }
     }
+    // The memory target is the app's: the floor's rounds do not load its process.
+    const peakRss = Math.max(...keys.filter((key) => !floorOf[key]).map((key) => peakByRoute[key]));
+    const loaded = await server.stats();
+
+    const hello = mean(samples.hello.map((s) => s.rate));
+    const figures: Record<string, unknown> = {};
+    console.log(`${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s per route:`);
+    for (const key of keys) {
+      const list = samples[key];
+      const rate = mean(list.map((s) => s.rate));
+      const figure = {
+        requestsPerSecond: round1(rate),
+        ratioToHello: round3(rate / hello),
+        p99Ms: Math.max(...list.map((s) => s.p99)),
+        serverCpuMicrosPerRequest: Math.round(mean(list.map((s) => s.cpuMicros))),
+        roundRatios: list.map((s, i) => round3(s.rate / samples.hello[i]!.rate)),
+      };
+      figures[key] = figure;
+      console.log(
+        `${loads[key].label.padEnd(20)} ${rate.toFixed(0).padStart(7)} req/s  ${`${(figure.ratioToHello * 100).toFixed(1)} %`.padStart(7)} of hello` +
+          `  p99 ${String(figure.p99Ms).padStart(4)} ms  ${String(figure.serverCpuMicrosPerRequest).padStart(5)} µs server CPU/request`,
+      );
+      if (key !== 'hello' && !floorOf[key]) {
+        const target = TARGETS[engine][key as 'list' | 'log' | 'patch'];
+        if (figure.ratioToHello < target)
+          misses.push(`${engine} ${loads[key].label}: ${figure.ratioToHello} of hello < ${target}`);
+        if (figure.p99Ms > TARGETS[engine].p99Ms) {
+          misses.push(`${engine} ${loads[key].label}: p99 ${figure.p99Ms} ms > ${TARGETS[engine].p99Ms} ms`);
+        }
+      }
+    }
+    for (const key of keys) {
+      const measured = floorOf[key];
+      if (!measured) continue;
+      const target = TARGETS[engine][measured];
+      const floorRatio = (figures[key] as { ratioToHello: number }).ratioToHello;
+      console.log(
+        `floor of ${loads[measured].label}: ${floorRatio} of hello against a target of ${target}` +
+          (floorRatio < target ? ': the target is out of reach of any code on this machine' : ''),
+      );
+    }
+    const memory = {
+      atRestMb: mb(rest.rss),
+      peakRssMb: mb(peakRss),
+      peakRssByRouteMb: Object.fromEntries(Object.entries(peakByRoute).map(([key, bytes]) => [key, mb(bytes)])),
+      heapUsedLoadedMb: mb(loaded.heapUsed),
+      externalLoadedMb: mb(loaded.external),
+    };
+    figures.memory = memory;
+    console.log(
+      `server RSS at rest ${memory.atRestMb} MB, peak under load ${memory.peakRssMb} MB (target <= ${TARGETS.peakRssMb}; ` +
+        `by route ${JSON.stringify(memory.peakRssByRouteMb)})`,
+    );
+    if (memory.peakRssMb > TARGETS.peakRssMb)
+      misses.push(`${engine} peak RSS ${memory.peakRssMb} MB > ${TARGETS.peakRssMb} MB`);
+    return figures;
   }
-  const memory = {
-    atRestMb: mb(rest.rss),
-    peakRssMb: mb(peakRss),
-    peakRssByRouteMb: Object.fromEntries(Object.entries(peakByRoute).map(([key, bytes]) => [key, mb(bytes)])),
-    heapUsedLoadedMb: mb(loaded.heapUsed),
-    externalLoadedMb: mb(loaded.external),
-  };
-  figures.memory = memory;
-  console.log(
-    `server RSS at rest ${memory.atRestMb} MB, peak under load ${memory.peakRssMb} MB (target <= ${TARGETS.peakRssMb}; ` +
-      `by route ${JSON.stringify(memory.peakRssByRouteMb)})`,
-  );
-  if (memory.peakRssMb > TARGETS.peakRssMb)
-    misses.push(`${engine} peak RSS ${memory.peakRssMb} MB > ${TARGETS.peakRssMb} MB`);
-  return figures;
 }
 
 /** A fast wrong answer is not a result: the list must hold the seeded goals. */
@@ -358,7 +428,7 @@ async function checkAnswers(info: ServerInfo): Promise<void> {
 async function measure(
   url: string,
   load: Load,
-  server: BenchServer,
+  server: StatsSource,
   connections: number,
   seconds: number,
   rate?: number,

@@ -85,6 +85,7 @@ const info: ServerInfo = {
   hello: `${helloAddress}/`,
   stats: `${helloAddress}/stats`,
   app: appAddress,
+  sqliteFile: config.database.kind === 'sqlite' ? config.database.file : null,
   origin: ORIGIN,
   password: BENCH_PASSWORD,
   users,

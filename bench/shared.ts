@@ -20,6 +20,8 @@ export interface ServerInfo {
   hello: string;
   stats: string;
   app: string;
+  /** The app's database file on SQLite, where the floor (bench/floor-server.ts) works beside it; null on PostgreSQL. */
+  sqliteFile: string | null;
   origin: string;
   password: string;
   users: SeededUser[];
@@ -47,4 +49,11 @@ export function benchSets(dates: number, amountsPerDate: number, salt = 0): Reco
     sets[date] = Array.from({ length: amountsPerDate }, (_, a) => 5 + ((salt + d + a) % 20) + (a === 2 ? 0.5 : 0));
   }
   return sets;
+}
+
+/** The first line of the floor's process (bench/floor-server.ts). */
+export interface FloorInfo {
+  pid: number;
+  url: string;
+  stats: string;
 }
