@@ -51,3 +51,35 @@ test('a value in the built query that is not one of the placeholders is refused,
     message: 'precompiled query has a value that is not a parameter: en',
   });
 });
+
+test('a transaction runs the query on its own connection and shares the compiled query with its database', async () => {
+  let builds = 0;
+  const nameQuery = precompiled((db: Kysely<Database>, p: { id: number }) => {
+    builds += 1;
+    return db.selectFrom('users').select('name').where('id', '=', p.id);
+  });
+  const { db } = database;
+  assert.deepEqual(await nameQuery(db, { id: ids.anna }), [{ name: 'anna@example.com' }]);
+  const rolledBack = new Error('roll back');
+  await assert.rejects(
+    db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ name: 'Anna in a transaction' }).where('id', '=', ids.anna).execute();
+      // The transaction's own write is visible only on its connection (on PostgreSQL another one would not see it).
+      assert.deepEqual(await nameQuery(trx, { id: ids.anna }), [{ name: 'Anna in a transaction' }]);
+      throw rolledBack;
+    }),
+    rolledBack,
+  );
+  assert.deepEqual(await nameQuery(db, { id: ids.anna }), [{ name: 'anna@example.com' }]);
+  assert.equal(builds, 1, 'built and compiled once for the database and its transactions');
+});
+
+test('a database with plugins is refused: they would change the compiled SQL', async () => {
+  const { CamelCasePlugin } = await import('kysely');
+  const nameQuery = precompiled((db: Kysely<Database>, p: { id: number }) =>
+    db.selectFrom('users').select('name').where('id', '=', p.id),
+  );
+  await assert.rejects(nameQuery(database.db.withPlugin(new CamelCasePlugin()), { id: ids.anna }), {
+    message: 'precompiled queries do not take Kysely plugins',
+  });
+});
