@@ -12,6 +12,9 @@ import { bumpGoalsVersion, goalsVersionBump } from './version-store.js';
  * touch one date of one goal: their cost depends on that date, never on how many dates the goal has. Every edit
  * writes the goal row first, which locks it (SQLite's write lock, PostgreSQL's row lock), so edits of one goal
  * run one after the other and the caps hold under races (decision 0034).
+ *
+ * The statements of logging, undo and PATCH are compiled once (db/precompiled.ts), their values bound by name:
+ * building them with Kysely on every call cost about 40 % of a log's CPU time under load (decision 0118).
  */
 
 type Db = Kysely<Database>;
@@ -59,6 +62,17 @@ interface LiveEntry {
   entry_id: string | null;
 }
 
+/** A goal's live entries, dates ascending, each date's in logging order. */
+const liveEntriesQuery = precompiled((trx: Db, p: { goalId: number }) =>
+  trx
+    .selectFrom('goal_entries')
+    .select(['id', 'date', 'amount', 'entry_id'])
+    .where('goal_id', '=', p.goalId)
+    .where('removed_at', 'is', null)
+    .orderBy('date')
+    .orderBy('id'),
+);
+
 /**
  * PATCH's `sets` replacing the goal's amounts whole, inside the caller's transaction that has locked the goal row.
  * A date whose amounts are unchanged keeps its rows; one that keeps its number of amounts and has no `entry_id`
@@ -68,14 +82,7 @@ interface LiveEntry {
  * (decisions 0091, 0092).
  */
 export async function replaceEntries(trx: Db, userId: number, goalId: number, sets: GoalSets, now: number) {
-  const live: LiveEntry[] = await trx
-    .selectFrom('goal_entries')
-    .select(['id', 'date', 'amount', 'entry_id'])
-    .where('goal_id', '=', goalId)
-    .where('removed_at', 'is', null)
-    .orderBy('date')
-    .orderBy('id')
-    .execute();
+  const live: LiveEntry[] = await liveEntriesQuery(trx, { goalId });
   const oldByDate = new Map<string, LiveEntry[]>();
   for (const entry of live) {
     const rows = oldByDate.get(entry.date);
@@ -147,13 +154,35 @@ interface ChangedAmount {
  */
 const AMOUNTS_PER_UPDATE = 50;
 
-/** Sets each row's new amount by id, every value bound; the cast gives PostgreSQL the amount's type. */
+const AMOUNT_SLOTS = Array.from({ length: AMOUNTS_PER_UPDATE }, (_, slot) => slot);
+
+/**
+ * The update of AMOUNTS_PER_UPDATE rows, compiled once: building a CASE of 50 branches cost more than running it. The
+ * cast gives PostgreSQL the amount's type.
+ */
+const amountsUpdateQuery = precompiled((trx: Db, p: Record<string, number>) => {
+  const branches = AMOUNT_SLOTS.map(
+    (slot) => sql`when ${p[`id${slot}`]} then cast(${p[`amount${slot}`]} as double precision)`,
+  );
+  const ids = AMOUNT_SLOTS.map((slot) => p[`id${slot}`]);
+  const update = sql`update goal_entries set amount = case id ${sql.join(branches, sql` `)} end where id in (${sql.join(ids)})`;
+  return { compile: () => update.compile(trx) };
+});
+
+/**
+ * Sets each row's new amount by id, every value bound. A last part shorter than AMOUNTS_PER_UPDATE repeats its last
+ * change to fill the statement: the repeated row gets the same amount again.
+ */
 async function updateAmounts(trx: Db, changes: ChangedAmount[]): Promise<void> {
   for (let start = 0; start < changes.length; start += AMOUNTS_PER_UPDATE) {
     const part = changes.slice(start, start + AMOUNTS_PER_UPDATE);
-    const branches = part.map(({ id, amount }) => sql`when ${id} then cast(${amount} as double precision)`);
-    await sql`update goal_entries set amount = case id ${sql.join(branches, sql` `)} end
-      where id in (${sql.join(part.map(({ id }) => id))})`.execute(trx);
+    const params: Record<string, number> = {};
+    for (const slot of AMOUNT_SLOTS) {
+      const { id, amount } = part[Math.min(slot, part.length - 1)]!;
+      params[`id${slot}`] = id;
+      params[`amount${slot}`] = amount;
+    }
+    await amountsUpdateQuery(trx, params);
   }
 }
 
@@ -174,11 +203,6 @@ function carriedEntryIds(old: LiveEntry[], amounts: readonly number[]) {
   const ids = amounts.map((amount) => queues.get(amount)?.shift() ?? null);
   return { ids, kept: new Set(ids.filter((id): id is string => id !== null)) };
 }
-
-/*
- * The statements of logging and undo are compiled once (db/precompiled.ts): building and compiling them cost about
- * 25 µs of a log's CPU time on SQLite (decision 0118). Their values are all placeholders, bound by name.
- */
 
 /**
  * The first statement of every logging: writes the goal row (without changing it) to lock it, and reads the

@@ -258,3 +258,16 @@ test('PATCH of sets changes amounts in place where a date keeps its number of am
   assert.notDeepEqual(kept(after, '2026-01-02'), kept(before, '2026-01-02'), 'Jan 2 was rewritten');
   assert.equal(kept(after, '2026-01-03').length, 1);
 });
+
+test('PATCH changing more amounts in place than one statement takes sets every one of them', async () => {
+  // 123 amounts: statements of 50, 50 and 23 (the last filled up by repeating its last change).
+  const anna = await newUser();
+  const dateOf = (day: number) => new Date(Date.UTC(2026, 0, 1 + day)).toISOString().slice(0, 10);
+  const setsOf = (amountOf: (day: number, i: number) => number) =>
+    Object.fromEntries(Array.from({ length: 41 }, (_, day) => [dateOf(day), [0, 1, 2].map((i) => amountOf(day, i))]));
+  const created = await anna.post('/api/goals', { name: 'Many in place', sets: setsOf(() => 1) });
+  const sets = setsOf((day, i) => day * 10 + i + 0.25);
+  assert.equal((await anna.patch(`/api/goals/${created.body.id}`, { sets })).status, 200);
+  const [listed] = (await anna.get('/api/goals')).body;
+  assert.deepEqual(listed.sets, sets);
+});
