@@ -199,10 +199,11 @@ function serverNodeFlags(): string[] {
 const bundled = new Map<string, Promise<string>>();
 
 /**
- * bench/server.ts bundled as `npm run build` bundles the server (scripts/build-server.mjs): run through tsx, the
- * server would carry the loader's memory and compile cost, which the real server does not.
+ * bench/<entry>.ts (the bench's server or the floor's) bundled as `npm run build` bundles the server
+ * (scripts/build-server.mjs): run through tsx, a server would carry the loader's memory and compile cost, which the
+ * real server does not.
  */
-function bundledServer(entry = 'server'): Promise<string> {
+function bundledServer(entry: string): Promise<string> {
   const known = bundled.get(entry);
   if (known) return known;
   const building = (async () => {
