@@ -1,15 +1,17 @@
 // The floor's server process (started by bench/run.ts beside bench/server.ts, never on its own; decision 0118): a
 // bare Fastify answering the app's goal list and log requests with nothing but the statements (bench/floor-store.ts),
-// on the app's SQLite file. A process of its own, so the app's memory figure stays the app's. Reads the app's info
+// on the app's database. A process of its own, so the app's memory figure stays the app's. Reads the app's info
 // line (BENCH_APP_INFO), takes each seeded user's goal list from the app once, prints one JSON line with its address
 // and the /stats route, then serves until its parent ends it.
 import Fastify from 'fastify';
+import { parseDatabaseUrl } from '../src/server/config.js';
 import { openFloorStore } from './floor-store.js';
 import type { FloorInfo, ServerInfo, ServerStats } from './shared.js';
 
 const appInfo = JSON.parse(process.env.BENCH_APP_INFO ?? 'null') as ServerInfo | null;
-if (!appInfo?.sqliteFile) throw new Error('the floor needs the app info of a SQLite bench server');
-const store = openFloorStore(appInfo.sqliteFile);
+if (!appInfo) throw new Error('the floor needs the app info of a bench server (BENCH_APP_INFO)');
+// The pool size is the app's default (DATABASE_POOL_SIZE applies to both).
+const store = openFloorStore(parseDatabaseUrl(appInfo.database, Number(process.env.DATABASE_POOL_SIZE) || undefined));
 
 /** The session token of a Cookie header that holds only the session cookie, as the bench sends it. */
 const userOf = (cookie: string | undefined) => store.sessionUser((cookie ?? '').slice((cookie ?? '').indexOf('=') + 1));
@@ -17,7 +19,7 @@ const userOf = (cookie: string | undefined) => store.sessionUser((cookie ?? '').
 // Each user's real list bytes: the floor of a cached list is the session lookup and sending them.
 const lists = new Map<number, Buffer>();
 for (const user of appInfo.users) {
-  const found = userOf(user.cookie);
+  const found = await userOf(user.cookie);
   const list = await fetch(`${appInfo.app}/api/goals`, { headers: { cookie: user.cookie } });
   if (!found || list.status !== 200) throw new Error(`floor: no session or list for ${user.email}`);
   lists.set(found.id, Buffer.from(await list.arrayBuffer()));
@@ -25,16 +27,16 @@ for (const user of appInfo.users) {
 
 const app = Fastify({ logger: false });
 app.get('/api/goals', async (request, reply) => {
-  const user = userOf(request.headers.cookie);
+  const user = await userOf(request.headers.cookie);
   if (!user) return reply.code(401).send({ error: 'unauthorized' });
   return reply.type('application/json; charset=utf-8').send(lists.get(user.id));
 });
 app.post<{ Params: { id: string; date: string }; Body: { amount: number } }>(
   '/api/goals/:id/sets/:date',
   async (request, reply) => {
-    const user = userOf(request.headers.cookie);
+    const user = await userOf(request.headers.cookie);
     if (!user) return reply.code(401).send({ error: 'unauthorized' });
-    const amounts = store.logAmount(user.id, Number(request.params.id), request.params.date, request.body.amount);
+    const amounts = await store.logAmount(user.id, Number(request.params.id), request.params.date, request.body.amount);
     if (!amounts) return reply.code(404).send({ error: 'not_found' });
     return { ok: true, date: request.params.date, amounts };
   },
@@ -48,11 +50,14 @@ const address = await app.listen({ host: '127.0.0.1', port: 0 });
 const info: FloorInfo = { pid: process.pid, url: address, stats: `${address}/stats` };
 console.log(JSON.stringify(info));
 
-const shutdown = async () => {
-  await app.close();
-  store.close();
-  process.exit(0);
-};
+// The parent ends its stdin and sends SIGTERM: both arrive, the pool may be ended once.
+let closing: Promise<void> | undefined;
+const shutdown = () =>
+  (closing ??= (async () => {
+    await app.close();
+    await store.close();
+    process.exit(0);
+  })());
 process.on('SIGTERM', () => void shutdown());
 process.stdin.on('end', () => void shutdown());
 process.stdin.resume();

@@ -8,7 +8,7 @@
 //
 // Flags: --engine sqlite|postgres|none (default both; none: start times only), --rounds N (5), --seconds N per
 // round (1), --logins-seconds N (10), --soak SECONDS (off; 600 is the record run), --pool N (PostgreSQL pool size, for measuring it),
-// --routes list,log,patch,floor (default all; floor: bench/floor-store.ts, SQLite only), --no-growth, --no-start-time, --out FILE.
+// --routes list,log,patch,floor (default all; floor: bench/floor-store.ts), --no-growth, --no-start-time, --out FILE.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -155,7 +155,7 @@ async function startServer(
   };
 }
 
-/** The floor's process (bench/floor-server.ts) on the app's SQLite file, with the server's Node flags. */
+/** The floor's process (bench/floor-server.ts) on the app's database, with the server's Node flags. */
 async function startFloor(app: ServerInfo): Promise<StatsSource & { info: FloorInfo; stop(): Promise<void> }> {
   const { info, stop } = await spawnBundled<FloorInfo>('floor-server', {
     ...process.env,
@@ -297,7 +297,7 @@ async function mainLoad(engine: Engine, server: BenchServer) {
       },
     },
   };
-  // The floor (SQLite only, decision 0118) answers the same requests as the app, with nothing but the statements.
+  // The floor (decision 0118) answers the same requests as the app, with nothing but the statements.
   const loads = {
     ...appLoads,
     floorList: { ...appLoads.list, label: 'floor: list' },
@@ -310,7 +310,7 @@ async function mainLoad(engine: Engine, server: BenchServer) {
   const chosen = flags.routes?.split(',') ?? [...Object.keys(appLoads), 'floor'];
   const keys = (Object.keys(loads) as Route[]).filter((key) => {
     const measured = floorOf[key];
-    if (measured) return info.sqliteFile !== null && chosen.includes('floor') && chosen.includes(measured);
+    if (measured) return chosen.includes('floor') && chosen.includes(measured);
     return key === 'hello' || chosen.includes(key);
   });
   const floorProcess = keys.some((key) => floorOf[key]) ? await startFloor(info) : null;

@@ -85,7 +85,7 @@ const info: ServerInfo = {
   hello: `${helloAddress}/`,
   stats: `${helloAddress}/stats`,
   app: appAddress,
-  sqliteFile: config.database.kind === 'sqlite' ? config.database.file : null,
+  database: config.database.kind === 'sqlite' ? `sqlite:${config.database.file}` : config.database.url,
   origin: ORIGIN,
   password: BENCH_PASSWORD,
   users,

@@ -20,8 +20,8 @@ export interface ServerInfo {
   hello: string;
   stats: string;
   app: string;
-  /** The app's database file on SQLite, where the floor (bench/floor-server.ts) works beside it; null on PostgreSQL. */
-  sqliteFile: string | null;
+  /** The DATABASE_URL the app serves, where the floor (bench/floor-server.ts) works beside it. */
+  database: string;
   origin: string;
   password: string;
   users: SeededUser[];
