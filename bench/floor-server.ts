@@ -6,7 +6,7 @@
 import Fastify from 'fastify';
 import { parseDatabaseUrl } from '../src/server/config.js';
 import { openFloorStore } from './floor-store.js';
-import type { FloorInfo, ServerInfo, ServerStats } from './shared.js';
+import { cpuMicros, type FloorInfo, type ServerInfo, type ServerStats } from './shared.js';
 
 const appInfo = JSON.parse(process.env.BENCH_APP_INFO ?? 'null') as ServerInfo | null;
 if (!appInfo) throw new Error('the floor needs the app info of a bench server (BENCH_APP_INFO)');
@@ -41,10 +41,10 @@ app.post<{ Params: { id: string; date: string }; Body: { amount: number } }>(
     return { ok: true, date: request.params.date, amounts };
   },
 );
-app.get('/stats', async (): Promise<Pick<ServerStats, 'cpuMicros' | 'rss'>> => {
-  const usage = process.cpuUsage();
-  return { cpuMicros: usage.user + usage.system, rss: process.memoryUsage.rss() };
-});
+app.get('/stats', async (): Promise<Pick<ServerStats, 'cpuMicros' | 'rss'>> => ({
+  cpuMicros: cpuMicros(),
+  rss: process.memoryUsage.rss(),
+}));
 
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 const info: FloorInfo = { pid: process.pid, url: address, stats: `${address}/stats` };

@@ -39,6 +39,12 @@ export interface ServerStats {
   loopDelayMaxMs: number;
 }
 
+/** The CPU time this process has used (user and system), in µs: what run.ts reads around each round. */
+export function cpuMicros(): number {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
+}
+
 export const BENCH_PASSWORD = 'bench password';
 
 /** The `sets` the bench seeds and PATCHes: `dates` days from 2016-01-01, each with `amountsPerDate` amounts. */

@@ -290,7 +290,7 @@ function insertEntry(creator: QueryCreator<Database>, p: Appended) {
     .returning('id');
 }
 
-// With a null id (no marker) this matches no row; one SQL text either way, so PostgreSQL keeps one plan.
+// In PostgreSQL's chained statement a date without a marker binds a null id, which matches no row.
 const deleteRow = (creator: QueryCreator<Database>, id: number | null) =>
   creator.deleteFrom('goal_entries').where('id', '=', id);
 
