@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { t } from '../i18n/index.js';
 
 interface ConfirmProps {
@@ -20,7 +20,9 @@ interface ConfirmProps {
  */
 export function Confirm({ id, question, yesLabel, busy, danger = true, onYes, onCancel }: ConfirmProps) {
   const yes = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  // In the commit that shows the question, not after the next paint (useEffect): a key pressed or a screen reader
+  // reading at once already finds "Yes" focused, and a test that sees the question sees the focus too.
+  useLayoutEffect(() => {
     yes.current?.focus();
   }, []);
   return (
