@@ -5,6 +5,7 @@
 // and the /stats route, then serves until its parent ends it.
 import Fastify from 'fastify';
 import { parseDatabaseUrl } from '../src/server/config.js';
+import { CompressibleBody, encodingFor, sendCompressible } from '../src/server/http/compression.js';
 import { openFloorStore } from './floor-store.js';
 import { cpuMicros, type FloorInfo, type ServerInfo, type ServerStats } from './shared.js';
 
@@ -16,20 +17,22 @@ const store = openFloorStore(parseDatabaseUrl(appInfo.database, Number(process.e
 /** The session token of a Cookie header that holds only the session cookie, as the bench sends it. */
 const userOf = (cookie: string | undefined) => store.sessionUser((cookie ?? '').slice((cookie ?? '').indexOf('=') + 1));
 
-// Each user's real list bytes: the floor of a cached list is the session lookup and sending them.
-const lists = new Map<number, Buffer>();
+// Each user's real list bytes: the floor of a cached list is the session lookup and sending them, compressed as the
+// app sends them to a client that asks (decision 0119).
+const lists = new Map<number, CompressibleBody>();
 for (const user of appInfo.users) {
   const found = await userOf(user.cookie);
   const list = await fetch(`${appInfo.app}/api/goals`, { headers: { cookie: user.cookie } });
   if (!found || list.status !== 200) throw new Error(`floor: no session or list for ${user.email}`);
-  lists.set(found.id, Buffer.from(await list.arrayBuffer()));
+  lists.set(found.id, new CompressibleBody(Buffer.from(await list.arrayBuffer())));
 }
 
 const app = Fastify({ logger: false });
 app.get('/api/goals', async (request, reply) => {
   const user = await userOf(request.headers.cookie);
   if (!user) return reply.code(401).send({ error: 'unauthorized' });
-  return reply.type('application/json; charset=utf-8').send(lists.get(user.id));
+  const list = lists.get(user.id)!;
+  return sendCompressible(reply.type('application/json; charset=utf-8'), list, encodingFor(request, list.body));
 });
 app.post<{ Params: { id: string; date: string }; Body: { amount: number } }>(
   '/api/goals/:id/sets/:date',

@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from './deps.js';
+import { CompressibleBody, encodingFor, sendCompressible } from './http/compression.js';
 
 const PLACEHOLDER = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -27,6 +28,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+const COMPRESSIBLE_TYPES = /^(text\/|application\/(json|manifest\+json)|image\/svg\+xml)/;
+
 /** Hashed asset names never change content; the page, the service worker and the manifest must always be fresh. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
@@ -37,10 +40,12 @@ interface WebFile {
   filePath: string;
   contentType: string;
   cacheControl: string;
+  /** Text is sent compressed to clients that ask (decision 0119); images and fonts are compressed already. */
+  compressible: boolean;
 }
 
 interface LoadedFile {
-  body: Buffer;
+  file: CompressibleBody;
   etag: string;
 }
 
@@ -76,11 +81,13 @@ export function listWebFiles(root: string, folder = ''): WebFile[] {
     if (entry.isDirectory()) {
       files.push(...listWebFiles(root, relative));
     } else if (entry.isFile()) {
+      const contentType = CONTENT_TYPES[path.extname(entry.name).toLowerCase()] ?? 'application/octet-stream';
       files.push({
         urlPath: `/${relative}`,
         filePath: path.join(root, relative),
-        contentType: CONTENT_TYPES[path.extname(entry.name).toLowerCase()] ?? 'application/octet-stream',
+        contentType,
         cacheControl: relative.startsWith('assets/') ? IMMUTABLE : REVALIDATE,
+        compressible: COMPRESSIBLE_TYPES.test(contentType),
       });
     }
   }
@@ -95,17 +102,22 @@ function fileHandler(file: WebFile) {
       loading = null;
       throw error;
     });
-    const { body, etag } = await loading;
-    reply.header('cache-control', file.cacheControl).header('etag', etag);
-    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    return reply.type(file.contentType).send(body);
+    const { file: loaded, etag } = await loading;
+    const encoding = file.compressible ? encodingFor(request, loaded.body) : null;
+    // Each form is a representation of its own, so it has a tag of its own (RFC 9110 8.8.3).
+    const formEtag = encoding === null ? etag : `${etag.slice(0, -1)}-${encoding}"`;
+    reply.header('cache-control', file.cacheControl).header('etag', formEtag);
+    if (file.compressible) reply.header('vary', 'accept-encoding');
+    if (matchesEtag(request.headers['if-none-match'], formEtag)) return reply.code(304).send();
+    reply.type(file.contentType);
+    return file.compressible ? sendCompressible(reply, loaded, encoding) : reply.send(loaded.body);
   };
 }
 
 async function loadFile(filePath: string): Promise<LoadedFile> {
   const body = await fsp.readFile(filePath);
   const digest = createHash('sha256').update(body).digest('base64url').slice(0, 22);
-  return { body, etag: `"${digest}"` };
+  return { file: new CompressibleBody(body), etag: `"${digest}"` };
 }
 
 /** `If-None-Match` holds `*` or a list of tags, weak ones (`W/"…"`) included (RFC 9110, weak comparison). */

@@ -1,3 +1,13 @@
+import { CompressibleBody } from '../http/compression.js';
+
+interface Entry {
+  userId: number;
+  version: number;
+  list: CompressibleBody;
+  /** The body and the compressed forms made so far. */
+  bytes: number;
+}
+
 /**
  * The last goal list answer of recently active users, as ready-to-send bytes, each tagged with the user's
  * `goals_version` it was read at. A request reads the current version (one indexed row) and reuses the bytes
@@ -6,9 +16,12 @@
  *
  * The version is read before the goals, so an entry's bytes are never older than its tag: a write that slips in
  * between only makes the entry newer than it claims, and the next request replaces it.
+ *
+ * Each entry also keeps the compressed forms clients have asked for (decision 0119), counted against the budget
+ * once made.
  */
 export class GoalListCache {
-  private readonly entries = new Map<number, { version: number; body: Buffer }>();
+  private readonly entries = new Map<number, Entry>();
   private bytes = 0;
 
   /**
@@ -17,21 +30,36 @@ export class GoalListCache {
    */
   constructor(private readonly maxBytes = 16 * 1024 * 1024) {}
 
-  get(userId: number, version: number): Buffer | undefined {
+  get(userId: number, version: number): CompressibleBody | undefined {
     const entry = this.entries.get(userId);
     if (!entry || entry.version !== version) return undefined;
     // Re-inserting moves the entry to the end: Map iteration order is our recency order.
     this.entries.delete(userId);
     this.entries.set(userId, entry);
-    return entry.body;
+    return entry.list;
   }
 
-  set(userId: number, version: number, body: Buffer): void {
+  /** Keeps `body` for this version when it fits, and gives it back ready to send either way. */
+  set(userId: number, version: number, body: Buffer): CompressibleBody {
     this.remove(userId);
     // One huge list must not push out everybody else.
-    if (body.length > this.maxBytes / 8) return;
-    this.entries.set(userId, { version, body });
-    this.bytes += body.length;
+    if (body.length > this.maxBytes / 8) return new CompressibleBody(body);
+    const entry: Entry = {
+      userId,
+      version,
+      list: new CompressibleBody(body, (bytes) => this.grow(entry, bytes)),
+      bytes: 0,
+    };
+    this.entries.set(userId, entry);
+    this.grow(entry, body.length);
+    return entry.list;
+  }
+
+  /** Counts `bytes` more for `entry` while it is still kept (a compressed form may arrive after it left). */
+  private grow(entry: Entry, bytes: number): void {
+    if (this.entries.get(entry.userId) !== entry) return;
+    entry.bytes += bytes;
+    this.bytes += bytes;
     for (const [oldest] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.remove(oldest);
@@ -41,7 +69,7 @@ export class GoalListCache {
   private remove(userId: number): void {
     const entry = this.entries.get(userId);
     if (!entry) return;
-    this.bytes -= entry.body.length;
+    this.bytes -= entry.bytes;
     this.entries.delete(userId);
   }
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { currentUser } from '../auth/plugin.js';
 import type { AppDeps } from '../deps.js';
 import { GOAL_BODY_LIMIT_BYTES } from '../http/body-limits.js';
+import { encodingFor, sendCompressible } from '../http/compression.js';
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
 import { goalJson, goalListBody, setsJson } from './serialize.js';
@@ -42,13 +43,13 @@ export const goalRoutes =
     app.get(ROUTES.listGoals.url, fromContract('listGoals'), async (request, reply) => {
       // The version came with the session lookup (decision 0110): read before the goals, as the cache needs.
       const { id: userId, goalsVersion: version } = currentUser(request);
-      let body = listCache.get(userId, version);
-      if (!body) {
+      let list = listCache.get(userId, version);
+      if (!list) {
         const goals = await listGoals(db, userId);
-        body = await goalListBody(goals, entryParts(db, userId));
-        listCache.set(userId, version, body);
+        list = listCache.set(userId, version, await goalListBody(goals, entryParts(db, userId)));
       }
-      return sendJsonText(reply, body);
+      reply.type(JSON_TYPE);
+      return sendCompressible(reply, list, encodingFor(request, list.body));
     });
 
     app.post(
@@ -117,6 +118,6 @@ export const goalRoutes =
  * Sends JSON built as text (serialize.ts) as it is: Fastify serialises only objects, so the route's response schema
  * documents this answer without costing a step. The reply is widened because the schema's type is the object.
  */
-function sendJsonText(reply: FastifyReply, json: string | Buffer): FastifyReply {
+function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
   return (reply as FastifyReply).type(JSON_TYPE).send(json);
 }

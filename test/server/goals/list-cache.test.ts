@@ -10,12 +10,12 @@ import { TestClient } from '../../support/client.js';
 test('the cache answers only for the version it was filled at', () => {
   const cache = new GoalListCache();
   cache.set(1, 4, Buffer.from('[4]'));
-  assert.equal(cache.get(1, 4)?.toString(), '[4]');
+  assert.equal(cache.get(1, 4)?.body.toString(), '[4]');
   assert.equal(cache.get(1, 5), undefined);
   assert.equal(cache.get(2, 4), undefined);
   cache.set(1, 5, Buffer.from('[5]'));
   assert.equal(cache.get(1, 4), undefined);
-  assert.equal(cache.get(1, 5)?.toString(), '[5]');
+  assert.equal(cache.get(1, 5)?.body.toString(), '[5]');
 });
 
 test('the cache stays within its byte budget, dropping the least recently used first', () => {
@@ -30,6 +30,23 @@ test('the cache stays within its byte budget, dropping the least recently used f
   cache.set(10, 0, Buffer.alloc(11)); // more than an eighth of the budget: not kept at all
   assert.equal(cache.get(10, 0), undefined);
   assert.ok(cache.get(3, 0), 'an over-sized answer pushed nobody out');
+});
+
+test('compressed forms count against the budget once made, and only while their entry is kept', async () => {
+  // Eight lists of equal size fill the budget but for a few bytes, fewer than any compressed form takes.
+  const list = (user: number) => Buffer.from(JSON.stringify(Array.from({ length: 100 }, (_, i) => `${user}-${i}`)));
+  const size = list(1).length;
+  const cache = new GoalListCache(8 * size + 8);
+  for (let user = 1; user <= 8; user++) cache.set(user, 0, list(user));
+
+  const replaced = cache.get(8, 0)!;
+  cache.set(8, 1, list(8)); // the version-0 entry leaves before its form is made
+  await replaced.encoded('br');
+  for (let user = 1; user <= 8; user++) assert.ok(cache.get(user, user === 8 ? 1 : 0), `user ${user} still kept`);
+
+  await cache.get(8, 1)!.encoded('gzip');
+  assert.equal(cache.get(1, 0), undefined, 'the least recently used left to make room for the form');
+  for (let user = 2; user <= 8; user++) assert.ok(cache.get(user, user === 8 ? 1 : 0), `user ${user} still kept`);
 });
 
 // Two instances of the app on one database, as two server processes would be: each has its own cache.

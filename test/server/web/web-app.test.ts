@@ -3,6 +3,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import zlib from 'node:zlib';
 import { createTestApp, type TestApp } from '../../support/app.js';
 
 /** A small stand-in for `dist/web`: the page, the service worker, a hashed asset and an icon. */
@@ -13,6 +14,9 @@ async function writeWebBuild(root: string): Promise<void> {
   await fsp.writeFile(path.join(root, 'manifest.webmanifest'), '{"name":"Steady"}');
   await fsp.writeFile(path.join(root, 'assets', 'index-AbC123.js'), 'console.log("app");');
   await fsp.writeFile(path.join(root, 'icon-192.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+  // Large enough to be sent compressed (decision 0119).
+  await fsp.writeFile(path.join(root, 'assets', 'app-Large1.js'), 'console.log("Steady");\n'.repeat(200));
+  await fsp.writeFile(path.join(root, 'assets', 'photo-Large2.png'), Buffer.alloc(4096, 7));
 }
 
 describe('the web app files', () => {
@@ -73,6 +77,44 @@ describe('the web app files', () => {
     assert.equal(stale.statusCode, 200);
     const index = await steady.app.inject({ method: 'GET', url: '/' });
     assert.notEqual(index.headers.etag, etag, 'each file has its own tag');
+  });
+
+  it('sends text compressed to a browser that asks, with a tag of its own, and revalidates that form', async () => {
+    const url = '/assets/app-Large1.js';
+    const file = await fsp.readFile(path.join(webRoot, url));
+    const plain = await steady.app.inject({ method: 'GET', url });
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(plain.headers.vary, 'accept-encoding');
+    for (const [acceptEncoding, encoding, decompress] of [
+      ['gzip, deflate, br, zstd', 'br', zlib.brotliDecompressSync],
+      ['gzip, deflate', 'gzip', zlib.gunzipSync],
+    ] as const) {
+      const answer = await steady.app.inject({ method: 'GET', url, headers: { 'accept-encoding': acceptEncoding } });
+      assert.equal(answer.headers['content-encoding'], encoding);
+      assert.equal(answer.headers['content-type'], 'text/javascript; charset=utf-8');
+      assert.equal(answer.headers.vary, 'accept-encoding');
+      assert.ok(answer.rawPayload.length < file.length / 10, `${encoding}: ${answer.rawPayload.length} bytes`);
+      assert.deepEqual(decompress(answer.rawPayload), file);
+      const etag = String(answer.headers.etag);
+      assert.notEqual(etag, plain.headers.etag, `${encoding} has a tag of its own`);
+      const again = await steady.app.inject({
+        method: 'GET',
+        url,
+        headers: { 'accept-encoding': acceptEncoding, 'if-none-match': etag },
+      });
+      assert.equal(again.statusCode, 304, encoding);
+      assert.equal(again.headers.vary, 'accept-encoding');
+      const other = await steady.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
+      assert.equal(other.statusCode, 200, `the ${encoding} tag does not match the plain form`);
+    }
+    const photo = await steady.app.inject({
+      method: 'GET',
+      url: '/assets/photo-Large2.png',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    assert.equal(photo.headers['content-encoding'], undefined, 'images are sent as they are');
+    assert.equal(photo.headers.vary, undefined);
+    assert.equal(photo.rawPayload.length, 4096);
   });
 
   it('answers HEAD with the headers and no body', async () => {
