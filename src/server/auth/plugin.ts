@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../http/errors.js';
 import { type AuthenticatedUser, resolveUser, type SessionContext } from './session.js';
@@ -25,13 +25,23 @@ declare module 'fastify' {
 /** Resolves the session of API requests as their route's `auth` mode says and refuses `required` ones without one (401). */
 export function installAuth(app: FastifyInstance, deps: AppDeps): void {
   app.decorateRequest('user', null);
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.url?.startsWith('/api/')) return;
-    const mode = request.routeOptions.config.auth ?? 'required';
+  // Decided once per route as it is registered (every route registered after this passes here), so a request runs
+  // only the check its route declares. A route's own hooks run after the app's, so this stays the last onRequest.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) return;
+    const mode = route.config?.auth ?? 'required';
     if (mode === 'none') return;
-    request.user = await resolveUser(sessionContext(deps), request, reply);
-    if (!request.user && mode === 'required') throw unauthorized();
+    const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
+      request.user = await resolveUser(sessionContext(deps), request, reply);
+      if (!request.user && mode === 'required') throw unauthorized();
+    };
+    route.onRequest = [...hookList(route.onRequest), authenticate];
   });
+}
+
+function hookList<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
 }
 
 export function sessionContext(deps: AppDeps): SessionContext {

@@ -101,10 +101,19 @@ export class CompressibleBody {
   }
 }
 
+// A browser sends the same Accept-Encoding with every request, so the last header's answer is kept.
+let lastHeader: string | undefined;
+let lastEncoding: ContentEncoding | null = null;
+
 /** The encoding this request gets for this body: null when it is small or the client asked for none. */
 export function encodingFor(request: FastifyRequest, body: Buffer): ContentEncoding | null {
   if (body.length < MIN_COMPRESSED_BYTES) return null;
-  return acceptedEncoding(request.headers['accept-encoding']);
+  const header = request.headers['accept-encoding'];
+  if (header !== lastHeader) {
+    lastEncoding = acceptedEncoding(header);
+    lastHeader = header;
+  }
+  return lastEncoding;
 }
 
 /**

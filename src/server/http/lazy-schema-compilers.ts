@@ -68,10 +68,12 @@ function compilers(): Compilers {
  */
 export function installSchemaCompilerGate(app: FastifyInstance): void {
   void loadSchemaCompilers();
-  app.addHook('onRequest', async (request) => {
+  // A callback hook, not an async one: once the compilers are loaded it costs no promise per request.
+  app.addHook('onRequest', (request, _reply, done) => {
     // A route without a schema never compiles one (health checks, the web app's files), so it need not wait: the
     // server answers /healthz as soon as it listens.
-    if (!loaded && request.routeOptions.schema) await loadSchemaCompilers();
+    if (loaded || !request.routeOptions.schema) return done();
+    loadSchemaCompilers().then(() => done(), done);
   });
 }
 

@@ -59,7 +59,8 @@ export const requestSerializers = {
 
 /** Every answer names its request id, so a user's report can be found in the log. */
 export function echoRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 }
