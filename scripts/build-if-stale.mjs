@@ -14,6 +14,7 @@ const SOURCES = [
   'tsconfig.json',
   'tsconfig.base.json',
   'scripts/build-server.mjs',
+  'scripts/server-bundle.mjs',
   'scripts/yaml-left-out.cjs',
 ];
 /** Written by every build: the server's entry (tsc) and the page (Vite). */
