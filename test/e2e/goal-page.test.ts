@@ -194,6 +194,11 @@ test(
       await amount.fill('1000');
       await page.getByRole('button', { name: 'Hinzufügen', exact: true }).click();
       await page.locator('.fact-today', { hasText: '6.002,5 / 10' }).waitFor();
+      // The ring's numbers stay inside its stroke (92 units of its 120 wide), however long they get.
+      for (const text of await page.locator('svg.ring text').all()) {
+        const width = await text.evaluate((element) => (element as SVGTextElement).getBBox().width);
+        assert.ok(width > 0 && width <= 92, `"${await text.textContent()}" is ${width} units wide`);
+      }
       await shot(page, 'de-goal');
       await assertNoAxeViolations(page, 'German goal page');
 

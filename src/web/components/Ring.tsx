@@ -3,6 +3,18 @@ import { formatNumber } from '../i18n/index.js';
 
 const RADIUS = 52;
 const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
+/** The width inside the stroke (viewBox units) a number may take, with a little air on each side. */
+const NUMBER_ROOM = 84;
+/** Digits, separators and the slash of the UI font are about 0.6 em wide at most. */
+const CHARACTER_EM = 0.6;
+
+/**
+ * The font size at which `text` fits inside the ring, at most `largest` (the stylesheet's size): "6.002,5" or
+ * "1 000 000" would otherwise run over the stroke.
+ */
+function fittingFontSize(text: string, largest: number): number {
+  return Math.min(largest, NUMBER_ROOM / (text.length * CHARACTER_EM));
+}
 
 /** Progress as a ring (today's, or a finished goal's whole); a check mark, not only the colour, says it is met. */
 export function Ring({
@@ -19,6 +31,8 @@ export function Ring({
 }) {
   const fraction = target > 0 ? Math.min(done / target, 1) : done > 0 ? 1 : 0;
   const met = isMet(done, target);
+  const doneText = formatNumber(done);
+  const targetText = `/ ${formatNumber(target)}`;
   return (
     <svg class={`ring ring-${size}`} viewBox="0 0 120 120" role="img" aria-label={label}>
       <circle class="ring-track" cx="60" cy="60" r={RADIUS} />
@@ -33,11 +47,23 @@ export function Ring({
           transform="rotate(-90 60 60)"
         />
       )}
-      <text class="ring-done" x="60" y={met ? 58 : 62} text-anchor="middle">
-        {formatNumber(done)}
+      <text
+        class="ring-done"
+        x="60"
+        y={met ? 58 : 62}
+        text-anchor="middle"
+        style={{ fontSize: `${fittingFontSize(doneText, 30)}px` }}
+      >
+        {doneText}
       </text>
-      <text class="ring-target" x="60" y={met ? 78 : 84} text-anchor="middle">
-        / {formatNumber(target)}
+      <text
+        class="ring-target"
+        x="60"
+        y={met ? 78 : 84}
+        text-anchor="middle"
+        style={{ fontSize: `${fittingFontSize(targetText, 15)}px` }}
+      >
+        {targetText}
       </text>
       {met && <path class="ring-check" d="M49 92 l7 7 l14 -14" />}
     </svg>
