@@ -31,8 +31,6 @@ export function Ring({
 }) {
   const fraction = target > 0 ? Math.min(done / target, 1) : done > 0 ? 1 : 0;
   const met = isMet(done, target);
-  const doneText = formatNumber(done);
-  const targetText = `/ ${formatNumber(target)}`;
   return (
     <svg class={`ring ring-${size}`} viewBox="0 0 120 120" role="img" aria-label={label}>
       <circle class="ring-track" cx="60" cy="60" r={RADIUS} />
@@ -47,25 +45,24 @@ export function Ring({
           transform="rotate(-90 60 60)"
         />
       )}
-      <text
-        class="ring-done"
-        x="60"
-        y={met ? 58 : 62}
-        text-anchor="middle"
-        style={{ fontSize: `${fittingFontSize(doneText, 30)}px` }}
-      >
-        {doneText}
-      </text>
-      <text
-        class="ring-target"
-        x="60"
-        y={met ? 78 : 84}
-        text-anchor="middle"
-        style={{ fontSize: `${fittingFontSize(targetText, 15)}px` }}
-      >
-        {targetText}
-      </text>
+      <RingText class="ring-done" y={met ? 58 : 62} text={formatNumber(done)} largest={30} />
+      <RingText class="ring-target" y={met ? 78 : 84} text={`/ ${formatNumber(target)}`} largest={15} />
       {met && <path class="ring-check" d="M49 92 l7 7 l14 -14" />}
     </svg>
+  );
+}
+
+/** One line of the ring's text, centred, at the largest size (px, as in the stylesheet) at which it fits. */
+function RingText({ class: className, y, text, largest }: { class: string; y: number; text: string; largest: number }) {
+  return (
+    <text
+      class={className}
+      x="60"
+      y={y}
+      text-anchor="middle"
+      style={{ fontSize: `${fittingFontSize(text, largest)}px` }}
+    >
+      {text}
+    </text>
   );
 }
