@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Compressed answers for the bodies that are built once and sent many times: the cached goal list and the web
- * app's files (docs/decisions/0119-compressed-answers.md). Every browser asks for them (`Accept-Encoding`), and on a
+ * app's files (docs/decisions/0119-compressed-answers-and-lighter-hooks.md). Every browser asks for them (`Accept-Encoding`), and on a
  * phone's network a 24 kB goal list that travels as 2 kB arrives sooner; the server writes fewer bytes too. Each
  * compressed form is made once per body, when it is first asked for.
  *
