@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import { ApiError, api } from './api.js';
 import { LanguagePicker, LocaleContext } from './components/LanguagePicker.js';
 import { useDeviceTimeZone } from './components/TimeZoneSetting.js';
@@ -86,16 +86,23 @@ export function App() {
 /**
  * When the page changes (navigation, login, registration, logout), focus the new page's heading so keyboard and
  * screen-reader users start there. The first page shown after loading keeps the browser's own start.
+ *
+ * The focus moves in the commit that shows the new page (a layout effect), not a frame later: a key pressed as
+ * soon as the page appears, such as a quick Tab to its first field, must not be overtaken by the focus jumping
+ * back to the heading. Only a page whose heading is not rendered yet waits for the next frame.
  */
 function useFocusOnNewPage(view: string | null): void {
   const lastView = useRef<string | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (view === null) return;
     const previous = lastView.current;
     lastView.current = view;
     if (previous === null || previous === view) return;
     window.scrollTo(0, 0);
-    requestAnimationFrame(() => document.querySelector<HTMLElement>('main h1')?.focus());
+    const heading = () => document.querySelector<HTMLElement>('main h1');
+    const now = heading();
+    if (now) now.focus();
+    else requestAnimationFrame(() => heading()?.focus());
   }, [view]);
 }
 

@@ -39,6 +39,26 @@ async function tabTo(page: Page, name: RegExp, max = 40): Promise<void> {
   assert.fail(`${name} was not reached by Tab; focus went through: ${passed.join(' | ')}`);
 }
 
+/**
+ * Records, for every page heading that appears from now on, whether it already had the focus when it appeared.
+ * The record is taken in a MutationObserver callback, so it sees the DOM before the next animation frame: a
+ * heading focused only a frame later (and so after a quick Tab had moved on) is recorded as not focused.
+ */
+async function watchHeadingFocusOnArrival(page: Page): Promise<() => Promise<Record<string, boolean>>> {
+  await page.evaluate(() => {
+    const seen: Record<string, boolean> = {};
+    (window as unknown as { headingFocus: Record<string, boolean> }).headingFocus = seen;
+    let last = document.querySelector('main h1');
+    new MutationObserver(() => {
+      const heading = document.querySelector('main h1');
+      if (!heading || heading === last) return;
+      last = heading;
+      seen[(heading.textContent ?? '').trim()] = document.activeElement === heading;
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { headingFocus: Record<string, boolean> }).headingFocus);
+}
+
 test('register, create a goal and log an amount with the keyboard alone', { timeout: 90_000 }, async (t) => {
   if (!chromiumAvailable(t)) return;
   const { server, browser } = await serverAndBrowser(t);
@@ -53,6 +73,7 @@ test('register, create a goal and log an amount with the keyboard alone', { time
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Your goals' }).waitFor();
 
+  const headingsOnArrival = await watchHeadingFocusOnArrival(page);
   await tabTo(page, /New goal/);
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'New goal' }).waitFor();
@@ -63,6 +84,8 @@ test('register, create a goal and log an amount with the keyboard alone', { time
   await page.keyboard.type('20');
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Stretching' }).waitFor();
+  // Each new page's heading holds the focus from the moment it is shown, so a Tab pressed at once starts there.
+  assert.deepEqual(await headingsOnArrival(), { 'New goal': true, Stretching: true });
 
   await tabTo(page, /^\+10\b/);
   await page.keyboard.press('Enter');
