@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as KyselySq
 import type pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { makePrivateFile, makePrivateFolder } from '../private-files.js';
+import { isArrayRowsSql } from './array-rows.js';
 import { type DialectName, isDatabaseUnavailable } from './dialect.js';
 import type { Database } from './schema.js';
 
@@ -167,8 +168,11 @@ function resilientPool(pool: pg.Pool, statementNames: StatementNames | null): pg
       watched.add(client);
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       (client as { query: unknown }).query = (...args: unknown[]) => {
-        const name = typeof args[0] === 'string' ? statementNames?.nameOf(args[0]) : undefined;
-        const result = name ? query({ name, text: args[0], values: args[1] }) : query(...args);
+        const text = args[0];
+        const name = typeof text === 'string' ? statementNames?.nameOf(text) : undefined;
+        const arrays = typeof text === 'string' && isArrayRowsSql(text);
+        const result =
+          name || arrays ? query({ name, text, values: args[1], ...(arrays && { rowMode: 'array' }) }) : query(...args);
         if (result instanceof Promise) {
           result.catch((error: unknown) => {
             if (error instanceof Error && error.message === 'Query read timeout') timedOut.add(client);
@@ -224,6 +228,7 @@ function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqliteDataba
       if (!statement) {
         if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
         statement = sqlite.prepare(sql);
+        if (isArrayRowsSql(sql)) statement.raw(true);
         statements.set(sql, statement);
       }
       return statement;

@@ -22,6 +22,8 @@ interface Entry {
  */
 export class GoalListCache {
   private readonly entries = new Map<number, Entry>();
+  /** The builds under way, one per user, with the version each was started for. */
+  private readonly building = new Map<number, { version: number; list: Promise<CompressibleBody> }>();
   private bytes = 0;
 
   /**
@@ -39,8 +41,35 @@ export class GoalListCache {
     return entry.list;
   }
 
+  /**
+   * The list for this version: kept, or being built for this version by another request (which this one then
+   * waits for instead of reading the same rows again), or built now by `build`. After a write, each of a user's
+   * devices and tabs asks at once; without the shared build each read every amount of the user (decision 0120).
+   * A failed build is kept by nobody: the requests that waited for it fail with it, the next one builds anew.
+   */
+  getOrBuild(
+    userId: number,
+    version: number,
+    build: () => Promise<Buffer>,
+  ): CompressibleBody | Promise<CompressibleBody> {
+    const kept = this.get(userId, version);
+    if (kept) return kept;
+    const underway = this.building.get(userId);
+    if (underway?.version === version) return underway.list;
+    const list = build()
+      .then((body) => this.set(userId, version, body))
+      .finally(() => {
+        if (this.building.get(userId)?.list === list) this.building.delete(userId);
+      });
+    this.building.set(userId, { version, list });
+    return list;
+  }
+
   /** Keeps `body` for this version when it fits, and gives it back ready to send either way. */
   set(userId: number, version: number, body: Buffer): CompressibleBody {
+    // Versions only grow: a slow build of an older one must not push out the newer list kept meanwhile.
+    const kept = this.entries.get(userId);
+    if (kept && kept.version > version) return new CompressibleBody(body);
     this.remove(userId);
     // One huge list must not push out everybody else.
     if (body.length > this.maxBytes / 8) return new CompressibleBody(body);

@@ -43,11 +43,9 @@ export const goalRoutes =
     app.get(ROUTES.listGoals.url, fromContract('listGoals'), async (request, reply) => {
       // The version came with the session lookup (decision 0110): read before the goals, as the cache needs.
       const { id: userId, goalsVersion: version } = currentUser(request);
-      let list = listCache.get(userId, version);
-      if (!list) {
-        const goals = await listGoals(db, userId);
-        list = listCache.set(userId, version, await goalListBody(goals, entryParts(db, userId)));
-      }
+      const list = await listCache.getOrBuild(userId, version, async () =>
+        goalListBody(await listGoals(db, userId), entryParts(db, userId)),
+      );
       reply.type(JSON_TYPE);
       return sendCompressible(reply, list, encodingFor(request, list.body));
     });

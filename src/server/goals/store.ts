@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { GOAL_LIMITS } from '../../common/goal.js';
 import { badRequest } from '../http/errors.js';
+import { selectArrayRows } from '../db/array-rows.js';
 import type { Database } from '../db/schema.js';
 import { checkSetsSize, type EntryRow, type GoalRecord, setsSize } from './serialize.js';
 import type { GoalChanges, NewGoal } from './validation.js';
@@ -29,29 +30,31 @@ export async function* entryParts(
   userId: number,
   perRead: number = ENTRIES_PER_READ,
 ): AsyncGenerator<EntryRow[]> {
-  let last: { goal_id: number; date: string; id: number } | undefined;
+  let last: EntryTuple | undefined;
   for (;;) {
     const after = last;
-    const part = await db
+    const query = db
       .selectFrom('goal_entries')
-      .select(['id', 'goal_id', 'date', 'amount'])
+      .select(['goal_id', 'date', 'id', 'amount'])
       .where('user_id', '=', userId)
       .where('removed_at', 'is', null)
       .$if(after !== undefined, (query) =>
-        query.where((eb) =>
-          eb(eb.refTuple('goal_id', 'date', 'id'), '>', eb.tuple(after!.goal_id, after!.date, after!.id)),
-        ),
+        query.where((eb) => eb(eb.refTuple('goal_id', 'date', 'id'), '>', eb.tuple(after![0], after![1], after![2]))),
       )
       .orderBy('goal_id')
       .orderBy('date')
       .orderBy('id')
-      .limit(perRead)
-      .execute();
-    if (part.length > 0) yield part;
-    if (part.length < perRead) return;
-    last = part[part.length - 1];
+      .limit(perRead);
+    // Arrays from the driver, objects made here: 0.1 ms for 2,700 rows, where the driver's objects took 1.8 (decision 0120).
+    const rows = await selectArrayRows<EntryTuple>(query);
+    if (rows.length > 0) yield rows.map(([goal_id, date, , amount]) => ({ goal_id, date, amount }));
+    if (rows.length < perRead) return;
+    last = rows[rows.length - 1];
   }
 }
+
+/** A row of `entryParts`'s read, in its select's order. */
+type EntryTuple = [goal_id: number, date: string, id: number, amount: number | null];
 
 async function countGoals(db: Kysely<Database>, userId: number): Promise<number> {
   const row = await db

@@ -49,6 +49,55 @@ test('compressed forms count against the budget once made, and only while their 
   for (let user = 2; user <= 8; user++) assert.ok(cache.get(user, user === 8 ? 1 : 0), `user ${user} still kept`);
 });
 
+test('requests for the same version share one build; another version, or a build that failed, builds anew', async () => {
+  const cache = new GoalListCache();
+  let builds = 0;
+  const build =
+    (text: string, fail = false) =>
+    async () => {
+      builds++;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (fail) throw new Error('the database went away');
+      return Buffer.from(text);
+    };
+  const together = await Promise.all([
+    cache.getOrBuild(1, 4, build('[4]')),
+    cache.getOrBuild(1, 4, build('[4, again]')),
+    cache.getOrBuild(1, 4, build('[4, once more]')),
+  ]);
+  assert.equal(builds, 1, 'three requests at once read the list once');
+  assert.deepEqual(
+    together.map((list) => list.body.toString()),
+    ['[4]', '[4]', '[4]'],
+  );
+  assert.equal((await cache.getOrBuild(1, 4, build('[unused]'))).body.toString(), '[4]', 'then it is kept');
+  assert.equal(builds, 1);
+
+  // A write during the build: the newer version is not served the older build.
+  const [older, newer] = await Promise.all([
+    cache.getOrBuild(2, 1, build('[1]')),
+    cache.getOrBuild(2, 2, build('[2]')),
+  ]);
+  assert.deepEqual([older.body.toString(), newer.body.toString()], ['[1]', '[2]']);
+  assert.equal(builds, 3);
+  assert.equal(cache.get(2, 2)?.body.toString(), '[2]', 'the newer list is kept');
+
+  const failed = [cache.getOrBuild(3, 1, build('', true)), cache.getOrBuild(3, 1, build('[not asked]'))].map((list) =>
+    Promise.resolve(list),
+  );
+  for (const attempt of failed) await assert.rejects(attempt, /went away/);
+  assert.equal(builds, 4, 'the waiting request failed with the build it waited for');
+  assert.equal((await cache.getOrBuild(3, 1, build('[3]'))).body.toString(), '[3]', 'the next request builds anew');
+});
+
+test('a build of an older version never replaces the newer list kept meanwhile', () => {
+  const cache = new GoalListCache();
+  cache.set(1, 5, Buffer.from('[5]'));
+  assert.equal(cache.set(1, 4, Buffer.from('[4]')).body.toString(), '[4]', 'the older build still answers its request');
+  assert.equal(cache.get(1, 5)?.body.toString(), '[5]');
+  assert.equal(cache.get(1, 4), undefined);
+});
+
 // Two instances of the app on one database, as two server processes would be: each has its own cache.
 let steady: TestApp;
 let secondDatabase: DatabaseHandle;
