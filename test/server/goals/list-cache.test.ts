@@ -90,6 +90,19 @@ test('requests for the same version share one build; another version, or a build
   assert.equal((await cache.getOrBuild(3, 1, build('[3]'))).body.toString(), '[3]', 'the next request builds anew');
 });
 
+test('with the cache off (a budget of 0) every request builds its own list, also at the same time', async () => {
+  const cache = new GoalListCache(0);
+  let builds = 0;
+  const build = async () => {
+    builds++;
+    await new Promise((resolve) => setImmediate(resolve));
+    return Buffer.from('[]');
+  };
+  await Promise.all([cache.getOrBuild(1, 4, build), cache.getOrBuild(1, 4, build)]);
+  await cache.getOrBuild(1, 4, build);
+  assert.equal(builds, 3);
+});
+
 test('a build of an older version never replaces the newer list kept meanwhile', () => {
   const cache = new GoalListCache();
   cache.set(1, 5, Buffer.from('[5]'));
