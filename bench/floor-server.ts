@@ -1,9 +1,10 @@
 // The floor's server process (started by bench/run.ts beside bench/server.ts, never on its own; decision 0118): a
-// bare Fastify answering the app's goal list and log requests with nothing but the statements (bench/floor-store.ts),
+// bare Fastify answering the app's goal list, log and PATCH requests with nothing but the statements (bench/floor-store.ts),
 // on the app's database. A process of its own, so the app's memory figure stays the app's. Reads the app's info
 // line (BENCH_APP_INFO), takes each seeded user's goal list from the app once, prints one JSON line with its address
 // and the /stats route, then serves until its parent ends it.
 import Fastify from 'fastify';
+import type { GoalSets } from '../src/common/goal.js';
 import { parseDatabaseUrl } from '../src/server/config.js';
 import { CompressibleBody, encodingFor, sendCompressible } from '../src/server/http/compression.js';
 import { openFloorStore } from './floor-store.js';
@@ -44,6 +45,13 @@ app.post<{ Params: { id: string; date: string }; Body: { amount: number } }>(
     return { ok: true, date: request.params.date, amounts };
   },
 );
+app.patch<{ Params: { id: string }; Body: { sets: GoalSets } }>('/api/goals/:id', async (request, reply) => {
+  const user = await userOf(request.headers.cookie);
+  if (!user) return reply.code(401).send({ error: 'unauthorized' });
+  if (!(await store.replaceSets(user.id, Number(request.params.id), request.body.sets)))
+    return reply.code(404).send({ error: 'not_found' });
+  return { ok: true };
+});
 app.get('/stats', async (): Promise<Pick<ServerStats, 'cpuMicros' | 'rss'>> => ({
   cpuMicros: cpuMicros(),
   rss: process.memoryUsage.rss(),

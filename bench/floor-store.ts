@@ -1,14 +1,15 @@
-// The bench's floor (docs/decisions/0118-bench-floor-and-precompiled-writes.md): the least any implementation of a
-// logged amount or a cached goal list can cost on this machine with Fastify and the app's database driver. It runs the
-// statements the app's log cannot do without (the session and its user, the goal row's lock and size, the date's
-// amounts, the insert, the goal's size, the list version) in one transaction, prepared once, with no query builder, no
-// hooks and no checks. It works on the bench's own database beside the app, through connections of its own; it is a
-// yardstick, never a code path of Steady.
+// The bench's floor (docs/decisions/0118-bench-floor-and-precompiled-writes.md, 0120 for PATCH): the least any
+// implementation of a logged amount, a PATCH of a goal's sets or a cached goal list can cost on this machine with
+// Fastify and the app's database driver. It runs only the statements these requests cannot do without (the session
+// and its user; the goal row's lock and size, the date's amounts or the goal's rows, the writes, the list version) in
+// one transaction, prepared once, with no query builder, no hooks and no checks. It works on the bench's own database
+// beside the app, through connections of its own; it is a yardstick, never a code path of Steady.
 import { createHash } from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import type { DatabaseConfig } from '../src/server/config.js';
-import { amountChars } from '../src/server/goals/serialize.js';
+import type { GoalSets } from '../src/common/goal.js';
+import { amountChars, setsSize } from '../src/server/goals/serialize.js';
 
 export interface FloorUser {
   id: number;
@@ -19,6 +20,8 @@ export interface FloorStore {
   sessionUser(token: string): Promise<FloorUser | undefined>;
   /** Appends `amount` to the goal's date; the date's amounts after it, or undefined when the goal is not the user's. */
   logAmount(userId: number, goalId: number, date: string, amount: number): Promise<number[] | undefined>;
+  /** Replaces the goal's `sets` as PATCH does; false when the goal is not the user's. */
+  replaceSets(userId: number, goalId: number, sets: GoalSets): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -38,6 +41,27 @@ const INSERT_AMOUNT = `insert into goal_entries (user_id, goal_id, date, amount,
   values (?, ?, ?, ?, null, ?)`;
 const GROW_GOAL = `update goals set sets_dates = ?, sets_amount_chars = ?, updated_at = ? where id = ?`;
 const BUMP_VERSION = `update users set goals_version = goals_version + 1 where id = ?`;
+const RESIZE_GOAL = `update goals set sets_dates = ?, sets_amount_chars = ?, updated_at = ? where id = ? and user_id = ?`;
+const LIVE_ENTRIES = `select id, date, amount, entry_id from goal_entries where goal_id = ? and removed_at is null
+  order by date, id`;
+const SET_AMOUNT = `update goal_entries set amount = ? where id = ?`;
+const DELETE_ENTRY = `delete from goal_entries where id = ?`;
+/** PostgreSQL: the goal's size written and its live entries read in one round trip; no rows when it is not the user's. */
+const RESIZE_AND_READ = `with goal as (
+    update goals set sets_dates = $3, sets_amount_chars = $4, updated_at = $5 where id = $1 and user_id = $2 returning id)
+  select true as found, e.id, e.date, e.amount, e.entry_id from goal
+    left join goal_entries e on e.goal_id = goal.id and e.removed_at is null
+  order by e.date, e.id`;
+/** PostgreSQL: PATCH's writes in one round trip: amounts changed in place, rows deleted, rows added, the version. */
+const REPLACE_CHAINED = `with changed as (
+    update goal_entries set amount = v.amount from unnest($1::bigint[], $2::float8[]) as v(id, amount)
+    where goal_entries.id = v.id),
+  removed as (delete from goal_entries where id = any($3::bigint[])),
+  added as (insert into goal_entries (user_id, goal_id, date, amount, entry_id, created_at)
+    select $4, $5, t.date, t.amount, null, $6 from unnest($7::text[], $8::float8[]) with ordinality as t(date, amount, n)
+    order by t.n),
+  version as (update users set goals_version = goals_version + 1 where id = $4)
+  select 1`;
 /** PostgreSQL: the three writes in one round trip, as the app sends them (decision 0111). */
 const APPEND_CHAINED = `with inserted as (
     insert into goal_entries (user_id, goal_id, date, amount, entry_id, created_at)
@@ -45,6 +69,49 @@ const APPEND_CHAINED = `with inserted as (
   grown as (update goals set sets_dates = $6, sets_amount_chars = $7, updated_at = $5 where id = $2),
   version as (update users set goals_version = goals_version + 1 where id = $1)
   select id from inserted`;
+
+interface LiveEntry {
+  id: number;
+  date: string;
+  amount: number | null;
+  entry_id: string | null;
+}
+
+/** What PATCH's `sets` change in the goal's rows. */
+interface SetsChanges {
+  /** Rows whose amount changes in place: a date keeping its number of amounts (decision 0117). */
+  amounts: Array<{ id: number; amount: number }>;
+  deleted: number[];
+  /** Rows added in this order; a date kept with no amounts is one row with a null amount, as the app stores it. */
+  added: Array<{ date: string; amount: number | null }>;
+}
+
+/**
+ * The changes of PATCH's `sets` against the goal's live rows, by the app's rule (goals/entries-store.ts): an equal
+ * date is left alone, a date keeping its number of amounts changes them in place, any other date is rewritten. The
+ * bench logs no `entry_id`, which the app would carry or keep as a tombstone; the floor refuses one instead.
+ */
+function setsChanges(live: LiveEntry[], sets: GoalSets): SetsChanges {
+  const oldByDate = new Map<string, LiveEntry[]>();
+  for (const entry of live) {
+    if (entry.entry_id !== null) throw new Error('the floor replaces no entry with an entry_id');
+    oldByDate.set(entry.date, [...(oldByDate.get(entry.date) ?? []), entry]);
+  }
+  const changes: SetsChanges = { amounts: [], deleted: [], added: [] };
+  for (const date of [...new Set([...oldByDate.keys(), ...Object.keys(sets)])].sort()) {
+    const old = oldByDate.get(date) ?? [];
+    const amounts = sets[date];
+    if (amounts && amounts.length > 0 && amounts.length === old.length && old.every((e) => e.amount !== null)) {
+      old.forEach(
+        (entry, i) => entry.amount !== amounts[i] && changes.amounts.push({ id: entry.id, amount: amounts[i]! }),
+      );
+      continue;
+    }
+    changes.deleted.push(...old.map((entry) => entry.id));
+    if (amounts) changes.added.push(...(amounts.length === 0 ? [null] : amounts).map((amount) => ({ date, amount })));
+  }
+  return changes;
+}
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const amountsOf = (rows: Array<{ amount: number | null }>) =>
@@ -71,6 +138,21 @@ function sqliteFloor(file: string): FloorStore {
   const insert = db.prepare(INSERT_AMOUNT);
   const grow = db.prepare(GROW_GOAL);
   const bumpVersion = db.prepare(BUMP_VERSION);
+  const resizeGoal = db.prepare(RESIZE_GOAL);
+  const liveEntries = db.prepare<[number], LiveEntry>(LIVE_ENTRIES);
+  const setAmount = db.prepare(SET_AMOUNT);
+  const deleteEntry = db.prepare(DELETE_ENTRY);
+  const replace = db.transaction((userId: number, goalId: number, sets: GoalSets) => {
+    const now = Date.now();
+    const size = setsSize(sets);
+    if (resizeGoal.run(size.dates, size.amountChars, now, goalId, userId).changes === 0) return false;
+    const changes = setsChanges(liveEntries.all(goalId), sets);
+    for (const { id, amount } of changes.amounts) setAmount.run(amount, id);
+    for (const id of changes.deleted) deleteEntry.run(id);
+    for (const { date, amount } of changes.added) insert.run(userId, goalId, date, amount, now);
+    bumpVersion.run(userId);
+    return true;
+  });
   const log = db.transaction((userId: number, goalId: number, date: string, amount: number) => {
     const size = lockGoal.get(goalId, userId);
     if (!size) return undefined;
@@ -85,6 +167,7 @@ function sqliteFloor(file: string): FloorStore {
   return {
     sessionUser: async (token) => session.get(tokenHash(token), Date.now()),
     logAmount: async (userId, goalId, date, amount) => log.immediate(userId, goalId, date, amount),
+    replaceSets: async (userId, goalId, sets) => replace.immediate(userId, goalId, sets),
     close: async () => void db.close(),
   };
 }
@@ -128,6 +211,44 @@ function postgresFloor(url: string, poolSize: number): FloorStore {
         );
         await client.query('commit');
         return [...amounts, amount];
+      } catch (error) {
+        await client.query('rollback');
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async replaceSets(userId, goalId, sets) {
+      const size = setsSize(sets);
+      const now = Date.now();
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const { rows } = await client.query<LiveEntry & { found: boolean; id: number | null }>(
+          statement('resize', RESIZE_AND_READ, [goalId, userId, size.dates, size.amountChars, now]),
+        );
+        if (rows.length === 0) {
+          await client.query('rollback');
+          return false;
+        }
+        const changes = setsChanges(
+          rows.filter((row): row is typeof row & { id: number } => row.id !== null),
+          sets,
+        );
+        await client.query(
+          statement('replace', REPLACE_CHAINED, [
+            changes.amounts.map((change) => change.id),
+            changes.amounts.map((change) => change.amount),
+            changes.deleted,
+            userId,
+            goalId,
+            now,
+            changes.added.map((row) => row.date),
+            changes.added.map((row) => row.amount),
+          ]),
+        );
+        await client.query('commit');
+        return true;
       } catch (error) {
         await client.query('rollback');
         throw error;

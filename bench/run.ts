@@ -317,11 +317,13 @@ async function mainLoad(engine: Engine, server: BenchServer, floorProcess: Floor
     ...appLoads,
     floorList: { ...appLoads.list, label: 'floor: list' },
     floorLog: { ...appLoads.log, label: 'floor: add amount' },
+    floorPatch: { ...appLoads.patch, label: 'floor: PATCH' },
   } satisfies Record<string, Load>;
   type Route = keyof typeof loads;
-  const floorOf: Partial<Record<Route, 'list' | 'log'>> = { floorList: 'list', floorLog: 'log' };
+  type Measured = 'list' | 'log' | 'patch';
+  const floorOf: Partial<Record<Route, Measured>> = { floorList: 'list', floorLog: 'log', floorPatch: 'patch' };
   /** Figures printed beside the route they compare with, judged by no target of their own. */
-  const comparisonOf: Partial<Record<Route, 'list' | 'log'>> = { ...floorOf, listPlain: 'list' };
+  const comparisonOf: Partial<Record<Route, Measured>> = { ...floorOf, listPlain: 'list' };
   const keys = (Object.keys(loads) as Route[]).filter((key) => {
     if (floorOf[key] && floorProcess === null) return false;
     return key === 'hello' || CHOSEN_ROUTES.includes(comparisonOf[key] ?? key);
@@ -335,6 +337,7 @@ async function mainLoad(engine: Engine, server: BenchServer, floorProcess: Floor
     patch: info.app,
     floorList: floor,
     floorLog: floor,
+    floorPatch: floor,
   };
   const samples = Object.fromEntries(keys.map((key) => [key, [] as Sample[]])) as Record<Route, Sample[]>;
   const rest = await server.stats();
