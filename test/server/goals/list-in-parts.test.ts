@@ -50,6 +50,32 @@ test('a goal list read in parts of any size equals the list read at once', async
   ]);
 });
 
+test('other work runs between the parts of a list read, not only after the last one', async (t) => {
+  const steady = await createTestApp();
+  t.after(() => steady.close());
+  const anna = await steady.register('anna@example.com');
+  await anna.post('/api/goals', {
+    name: 'Run',
+    sets: { '2026-01-01': [1, 2], '2026-01-02': [3, 4], '2026-01-03': [5] },
+  });
+  const { id: annaId } = await steady.deps.db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', 'anna@example.com')
+    .executeTakeFirstOrThrow();
+
+  // Another request's callback, waiting for its turn of the event loop while the list is read in three parts.
+  const events: string[] = [];
+  setImmediate(() => events.push('other work'));
+  for await (const part of entryParts(steady.deps.db, annaId, 2)) events.push(`part of ${part.length}`);
+  assert.equal(events.filter((event) => event.startsWith('part')).length, 3);
+  const otherWork = events.indexOf('other work');
+  assert.ok(
+    otherWork !== -1 && otherWork < events.lastIndexOf('part of 1'),
+    `other work waited for the whole list: ${events.join(', ')}`,
+  );
+});
+
 async function readInParts(db: Kysely<Database>, userId: number, perRead: number) {
   const parts = [];
   for await (const part of entryParts(db, userId, perRead)) parts.push(part);
