@@ -9,6 +9,7 @@ import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import type { DatabaseConfig } from '../src/server/config.js';
 import type { GoalSets } from '../src/common/goal.js';
+import { changesInPlace, type LiveEntry, sameAmounts } from '../src/server/goals/entries-store.js';
 import { amountChars, setsSize } from '../src/server/goals/serialize.js';
 
 export interface FloorUser {
@@ -70,13 +71,6 @@ const APPEND_CHAINED = `with inserted as (
   version as (update users set goals_version = goals_version + 1 where id = $1)
   select id from inserted`;
 
-interface LiveEntry {
-  id: number;
-  date: string;
-  amount: number | null;
-  entry_id: string | null;
-}
-
 /** What PATCH's `sets` change in the goal's rows. */
 interface SetsChanges {
   /** Rows whose amount changes in place: a date keeping its number of amounts (decision 0117). */
@@ -95,13 +89,16 @@ function setsChanges(live: LiveEntry[], sets: GoalSets): SetsChanges {
   const oldByDate = new Map<string, LiveEntry[]>();
   for (const entry of live) {
     if (entry.entry_id !== null) throw new Error('the floor replaces no entry with an entry_id');
-    oldByDate.set(entry.date, [...(oldByDate.get(entry.date) ?? []), entry]);
+    const rows = oldByDate.get(entry.date);
+    if (rows) rows.push(entry);
+    else oldByDate.set(entry.date, [entry]);
   }
   const changes: SetsChanges = { amounts: [], deleted: [], added: [] };
   for (const date of [...new Set([...oldByDate.keys(), ...Object.keys(sets)])].sort()) {
     const old = oldByDate.get(date) ?? [];
     const amounts = sets[date];
-    if (amounts && amounts.length > 0 && amounts.length === old.length && old.every((e) => e.amount !== null)) {
+    if (amounts && sameAmounts(old, amounts)) continue;
+    if (amounts && changesInPlace(old, amounts)) {
       old.forEach(
         (entry, i) => entry.amount !== amounts[i] && changes.amounts.push({ id: entry.id, amount: amounts[i]! }),
       );

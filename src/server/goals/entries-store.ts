@@ -55,7 +55,8 @@ export async function insertEntries(trx: Db, userId: number, goalId: number, set
   await insertRows(trx, userId, goalId, rows, now);
 }
 
-interface LiveEntry {
+/** One live row of a goal as PATCH compares it (exported for the bench's floor, which follows the same rule). */
+export interface LiveEntry {
   id: number;
   date: string;
   amount: number | null;
@@ -133,7 +134,7 @@ export async function replaceEntries(trx: Db, userId: number, goalId: number, se
  * its rows' amounts where they are: an update of the amount alone touches no index, where a delete and an insert
  * touch three and check two foreign keys (issue 12). The rows keep their ids, order and `created_at`.
  */
-function changesInPlace(old: LiveEntry[], amounts: readonly number[]): boolean {
+export function changesInPlace(old: LiveEntry[], amounts: readonly number[]): boolean {
   return (
     amounts.length > 0 &&
     old.length === amounts.length &&
@@ -186,7 +187,7 @@ async function updateAmounts(trx: Db, changes: ChangedAmount[]): Promise<void> {
   }
 }
 
-function sameAmounts(old: LiveEntry[], amounts: readonly number[]): boolean {
+export function sameAmounts(old: LiveEntry[], amounts: readonly number[]): boolean {
   if (amounts.length === 0) return old.length === 1 && old[0]!.amount === null;
   return old.length === amounts.length && old.every((entry, i) => entry.amount === amounts[i]);
 }
