@@ -80,7 +80,7 @@ const liveEntriesQuery = precompiled((trx: Db, p: { goalId: number }) =>
  * changes them in place (`changesInPlace`). Another changed date is rewritten; an old entry matched in order by
  * an equal amount (the first 5 by the first 5, ...) passes its `entry_id` to the new row, so an offline client's
  * later replay is still recognised; an old entry with an `entry_id` that is not matched stays as a tombstone
- * (decisions 0091, 0092).
+ * (decisions 0091, 0092). Then bumps the user's goal list version.
  */
 export async function replaceEntries(trx: Db, userId: number, goalId: number, sets: GoalSets, now: number) {
   const live: LiveEntry[] = await liveEntriesQuery(trx, { goalId });
@@ -111,6 +111,24 @@ export async function replaceEntries(trx: Db, userId: number, goalId: number, se
     }
     if (amounts !== undefined) inserted.push(...rowsOf(date, amounts, carried.ids));
   }
+  const writes = { tombstones, changed, deleted, inserted };
+  if (chainsWritesInOneStatement(trx)) await replaceWritesChained(trx, userId, goalId, writes, now);
+  else await replaceWritesOneByOne(trx, userId, goalId, writes, now);
+}
+
+/** The writes of one PATCH's `sets`; no row is in two of them. */
+interface ReplaceWrites {
+  /** Old rows with an `entry_id` not carried on: kept as tombstones. */
+  tombstones: number[];
+  changed: ChangedAmount[];
+  deleted: number[];
+  /** New rows, in the order their ids must follow. */
+  inserted: NewEntry[];
+}
+
+/** SQLite: each kind of write in statements of ROWS_PER_STATEMENT rows, then the list version. */
+async function replaceWritesOneByOne(trx: Db, userId: number, goalId: number, writes: ReplaceWrites, now: number) {
+  const { tombstones, changed, deleted, inserted } = writes;
   for (let start = 0; start < tombstones.length; start += ROWS_PER_STATEMENT) {
     await trx
       .updateTable('goal_entries')
@@ -127,7 +145,66 @@ export async function replaceEntries(trx: Db, userId: number, goalId: number, se
       .execute();
   }
   await insertRows(trx, userId, goalId, inserted, now);
+  await bumpGoalsVersion(trx, userId);
 }
+
+/**
+ * PostgreSQL: every write of a PATCH and the list version in one statement, whatever the number of rows, each kind
+ * of write taking its rows as arrays (decision 0122). The parts of one statement run in no set order, so new rows
+ * that carry an `entry_id` go in by a statement of their own after it: the unique (user_id, entry_id) index must
+ * no longer hold the old row that had it.
+ */
+async function replaceWritesChained(trx: Db, userId: number, goalId: number, writes: ReplaceWrites, now: number) {
+  const carriesEntryIds = writes.inserted.some((entry) => entry.entry_id !== null);
+  const added = carriesEntryIds ? [] : writes.inserted;
+  await replaceChainQuery(trx, {
+    userId,
+    goalId,
+    now,
+    tombstones: writes.tombstones,
+    changedIds: writes.changed.map((change) => change.id),
+    changedAmounts: writes.changed.map((change) => change.amount),
+    deleted: writes.deleted,
+    addedDates: added.map((entry) => entry.date),
+    addedAmounts: added.map((entry) => entry.amount),
+  });
+  if (carriesEntryIds) await insertRows(trx, userId, goalId, writes.inserted, now);
+}
+
+/** The statement of `replaceWritesChained`; pg sends each JavaScript array as one array value. */
+const replaceChainQuery = precompiled(
+  (
+    trx: Db,
+    p: {
+      userId: number;
+      goalId: number;
+      now: number;
+      tombstones: number[];
+      changedIds: number[];
+      changedAmounts: number[];
+      deleted: number[];
+      addedDates: string[];
+      addedAmounts: Array<number | null>;
+    },
+  ) => {
+    const statement = sql`with tombstoned as (
+        update goal_entries set removed_at = ${p.now} where id = any(cast(${p.tombstones} as integer[]))),
+      changed as (
+        update goal_entries set amount = v.amount
+        from unnest(cast(${p.changedIds} as integer[]), cast(${p.changedAmounts} as double precision[])) as v(id, amount)
+        where goal_entries.id = v.id),
+      removed as (delete from goal_entries where id = any(cast(${p.deleted} as integer[]))),
+      added as (
+        insert into goal_entries (user_id, goal_id, date, amount, entry_id, created_at)
+        select ${p.userId}, ${p.goalId}, t.date, t.amount, null, ${p.now}
+        from unnest(cast(${p.addedDates} as text[]), cast(${p.addedAmounts} as double precision[]))
+          with ordinality as t(date, amount, n)
+        order by t.n),
+      version as (${goalsVersionBump(trx, p.userId)})
+      select 1 as done`;
+    return { compile: () => statement.compile(trx) };
+  },
+);
 
 /**
  * A date keeping its number of amounts, none with an `entry_id` (nothing to carry or keep as a tombstone), changes

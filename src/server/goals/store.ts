@@ -161,7 +161,7 @@ export async function updateGoal(
     const updated = Number(result.numUpdatedRows) > 0;
     if (!updated) return false;
     if (changes.sets !== undefined) await replaceEntries(trx, userId, goalId, changes.sets, now);
-    await bumpGoalsVersion(trx, userId);
+    else await bumpGoalsVersion(trx, userId);
     return true;
   });
 }

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { GoalSets } from '../../../src/common/goal.js';
+import { migrateToLatest } from '../../../src/server/db/migrate.js';
+import type { Database } from '../../../src/server/db/schema.js';
+import { entriesSets } from '../../../src/server/goals/serialize.js';
+import { insertGoal, updateGoal } from '../../../src/server/goals/store.js';
+import { createTestDatabase } from '../../support/database.js';
+
+/** `dates` days from 2026-01-01, each with the amounts `amountsOn(day)` gives. */
+function setsOf(dates: number, amountsOn: (day: number) => number[]): GoalSets {
+  const sets: GoalSets = {};
+  for (let day = 0; day < dates; day++)
+    sets[new Date(Date.UTC(2026, 0, 1 + day)).toISOString().slice(0, 10)] = amountsOn(day);
+  return sets;
+}
+
+// PostgreSQL only (decision 0122): SQLite runs in process, where a statement costs no round trip.
+test('on PostgreSQL a PATCH of sets sends its writes as one statement, however many rows change', async (t) => {
+  const database = await createTestDatabase('postgres');
+  const statements: string[] = [];
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 1 }) }),
+    log: (event) => void statements.push(event.query.sql),
+  });
+  t.after(async () => {
+    await db.destroy();
+    await database.drop();
+  });
+  await migrateToLatest(db, 'postgres');
+  const { id: userId } = await db
+    .insertInto('users')
+    .values({ email: 'anna@example.com', password_hash: 'x', name: 'Anna', locale: 'en', created_at: 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const goal = { name: 'Push-ups', unit: 'reps', daily: 50, days: 90, start: '2026-01-01' };
+  const { id: goalId } = await insertGoal(db, userId, { ...goal, sets: setsOf(90, (day) => [day, 1.5, 2]) }, 1);
+
+  const statementsOf = async (sets: GoalSets) => {
+    statements.length = 0;
+    assert.equal(await updateGoal(db, userId, goalId, { sets }, 2), true);
+    const sent = statements.length;
+    const rows = await db
+      .selectFrom('goal_entries')
+      .select(['goal_id', 'date', 'amount'])
+      .where('goal_id', '=', goalId)
+      .where('removed_at', 'is', null)
+      .orderBy('date')
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(entriesSets(rows), sets, 'the goal holds exactly the sets sent');
+    return sent;
+  };
+  // One amount changed in place.
+  const small = await statementsOf(setsOf(90, (day) => (day === 0 ? [0.1, 1.5, 2] : [day, 1.5, 2])));
+  // 180 amounts changed in place, 40 dates rewritten with more amounts, 10 dates gone, 30 new dates (one kept empty).
+  const large = await statementsOf(
+    setsOf(120, (day) => {
+      if (day < 60) return [day + 0.25, 1.5, 3];
+      if (day < 100) return day < 80 ? [day, 1.5, 2, 4, 5] : [];
+      return day === 100 ? [] : [day / 3];
+    }),
+  );
+  assert.equal(large, small, `as many statements for hundreds of rows as for one: ${statements.join('\n')}`);
+  // begin, the goal row (its lock), its live entries, the writes with the list version, commit.
+  assert.equal(large, 5);
+});
