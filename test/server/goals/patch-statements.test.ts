@@ -9,11 +9,13 @@ import { entriesSets } from '../../../src/server/goals/serialize.js';
 import { insertGoal, updateGoal } from '../../../src/server/goals/store.js';
 import { createTestDatabase } from '../../support/database.js';
 
-/** `dates` days from 2026-01-01, each with the amounts `amountsOn(day)` gives. */
-function setsOf(dates: number, amountsOn: (day: number) => number[]): GoalSets {
+/** Of `dates` days from 2026-01-01, each that `amountsOn(day)` gives amounts for, with those amounts. */
+function setsOf(dates: number, amountsOn: (day: number) => number[] | undefined): GoalSets {
   const sets: GoalSets = {};
-  for (let day = 0; day < dates; day++)
-    sets[new Date(Date.UTC(2026, 0, 1 + day)).toISOString().slice(0, 10)] = amountsOn(day);
+  for (let day = 0; day < dates; day++) {
+    const amounts = amountsOn(day);
+    if (amounts) sets[new Date(Date.UTC(2026, 0, 1 + day)).toISOString().slice(0, 10)] = amounts;
+  }
   return sets;
 }
 
@@ -55,12 +57,14 @@ test('on PostgreSQL a PATCH of sets sends its writes as one statement, however m
   };
   // One amount changed in place.
   const small = await statementsOf(setsOf(90, (day) => (day === 0 ? [0.1, 1.5, 2] : [day, 1.5, 2])));
-  // 180 amounts changed in place, 40 dates rewritten with more amounts, 10 dates gone, 30 new dates (one kept empty).
+  // Of the 90 dates: 180 amounts changed in place (60 dates), 20 dates rewritten with more amounts, 10 dates gone;
+  // then 30 new dates, one kept empty.
   const large = await statementsOf(
     setsOf(120, (day) => {
-      if (day < 60) return [day + 0.25, 1.5, 3];
-      if (day < 100) return day < 80 ? [day, 1.5, 2, 4, 5] : [];
-      return day === 100 ? [] : [day / 3];
+      if (day < 60) return [day + 0.25, 1.25, 3];
+      if (day < 80) return [day, 1.5, 2, 4, 5];
+      if (day < 90) return undefined;
+      return day === 90 ? [] : [day / 3];
     }),
   );
   assert.equal(large, small, `as many statements for hundreds of rows as for one: ${statements.join('\n')}`);
