@@ -1,13 +1,16 @@
 // The bench's floor (docs/decisions/0118-bench-floor-and-precompiled-writes.md, 0120 for PATCH): the least any
 // implementation of a logged amount, a PATCH of a goal's sets or a cached goal list can cost on this machine with
-// Fastify and the app's database driver. It runs only the statements these requests cannot do without (the session
-// and its user; the goal row's lock and size, the date's amounts or the goal's rows, the writes, the list version) in
-// one transaction, prepared once, with no query builder, no hooks and no checks. It works on the bench's own database
-// beside the app, through connections of its own; it is a yardstick, never a code path of Steady.
+// Fastify and the app's database driver, giving each request its own transaction. It runs only the statements these
+// requests cannot do without (the session and its user; the goal row's lock and size, the date's amounts or the
+// goal's rows, the writes, the list version) in one transaction, prepared once, with no query builder, no hooks and no
+// checks. The session lookups of requests arriving together share one query, as the app's do (decision 0123). It
+// works on the bench's own database beside the app, through connections of its own; it is a yardstick, never a code
+// path of Steady.
 import { createHash } from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import type { DatabaseConfig } from '../src/server/config.js';
+import { coalescedLookup } from '../src/server/db/coalesced-lookup.js';
 import type { GoalSets } from '../src/common/goal.js';
 import { changesInPlace, type LiveEntry, sameAmounts } from '../src/server/goals/entries-store.js';
 import { amountChars, setsSize } from '../src/server/goals/serialize.js';
@@ -26,15 +29,34 @@ export interface FloorStore {
   close(): Promise<void>;
 }
 
+interface SessionRow extends FloorUser {
+  token_hash: string;
+  expires_at: number;
+}
+
+/** The user of a token among the rows of a shared lookup, unless its session has expired. */
+function sessionUserOf(lookup: (tokenHash: string) => Promise<SessionRow | undefined>) {
+  return async (token: string): Promise<FloorUser | undefined> => {
+    const row = await lookup(tokenHash(token));
+    return row && row.expires_at > Date.now() ? { id: row.id } : undefined;
+  };
+}
+
+const SESSION_LOOKUP_MAX_KEYS = 100;
+const rowsByToken = (rows: SessionRow[]) => new Map(rows.map((row) => [row.token_hash, row]));
+
 interface GoalSize {
   sets_dates: number;
   sets_amount_chars: number;
 }
 
 // Written with `?`; PostgreSQL gets them numbered.
-const SESSION_USER = `select users.id from sessions join users on users.id = sessions.user_id
-    and users.credential_version = sessions.credential_version
-  where sessions.token_hash = ? and sessions.expires_at > ?`;
+/** The users of many session tokens, as the app looks them up (decision 0123); each request checks its own expiry. */
+const SESSION_USERS = `select users.id, sessions.token_hash, sessions.expires_at from sessions join users
+    on users.id = sessions.user_id and users.credential_version = sessions.credential_version
+  where sessions.token_hash`;
+const SQLITE_SESSION_USERS = `${SESSION_USERS} in (select value from json_each(?))`;
+const POSTGRES_SESSION_USERS = `${SESSION_USERS} = any($1)`;
 const LOCK_GOAL = `update goals set updated_at = updated_at where id = ? and user_id = ?
   returning sets_dates, sets_amount_chars`;
 const DATE_AMOUNTS = `select amount from goal_entries where goal_id = ? and date = ? and removed_at is null order by id`;
@@ -129,7 +151,7 @@ function sqliteFloor(file: string): FloorStore {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 1500');
-  const session = db.prepare<[string, number], FloorUser>(SESSION_USER);
+  const sessions = db.prepare<[string], SessionRow>(SQLITE_SESSION_USERS);
   const lockGoal = db.prepare<[number, number], GoalSize>(LOCK_GOAL);
   const dateAmounts = db.prepare<[number, string], { amount: number | null }>(DATE_AMOUNTS);
   const insert = db.prepare(INSERT_AMOUNT);
@@ -162,7 +184,12 @@ function sqliteFloor(file: string): FloorStore {
     return [...amounts, amount];
   });
   return {
-    sessionUser: async (token) => session.get(tokenHash(token), Date.now()),
+    sessionUser: sessionUserOf(
+      coalescedLookup(
+        async (hashes: string[]) => rowsByToken(sessions.all(JSON.stringify(hashes))),
+        SESSION_LOOKUP_MAX_KEYS,
+      ),
+    ),
     logAmount: async (userId, goalId, date, amount) => log.immediate(userId, goalId, date, amount),
     replaceSets: async (userId, goalId, sets) => replace.immediate(userId, goalId, sets),
     close: async () => void db.close(),
@@ -175,12 +202,13 @@ function postgresFloor(url: string, poolSize: number): FloorStore {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   const statement = (name: string, text: string, values: unknown[]) => ({ name: `floor_${name}`, text, values });
   return {
-    async sessionUser(token) {
-      const { rows } = await pool.query<FloorUser>(
-        statement('session', numbered(SESSION_USER), [tokenHash(token), Date.now()]),
-      );
-      return rows[0];
-    },
+    sessionUser: sessionUserOf(
+      coalescedLookup(
+        async (hashes: string[]) =>
+          rowsByToken((await pool.query<SessionRow>(statement('sessions', POSTGRES_SESSION_USERS, [hashes]))).rows),
+        SESSION_LOOKUP_MAX_KEYS,
+      ),
+    ),
     async logAmount(userId, goalId, date, amount) {
       const client = await pool.connect();
       try {

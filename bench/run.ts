@@ -380,15 +380,17 @@ async function mainLoad(engine: Engine, server: BenchServer, floorProcess: Floor
     );
     const measured = floorOf[key];
     if (measured) {
-      // No target of its own: it says whether the measured route's target is within reach at all, and how close
-      // Steady comes to what any code could do here (decision 0122).
+      // No target of its own: it says whether the measured route's target is within reach of code that gives each
+      // request its own transaction, and how close Steady comes to that here (decisions 0122, 0123).
       const target = TARGETS[engine][measured];
       const app = figures[measured] as { requestsPerSecond: number } | undefined;
       const appToFloor = app ? round3(app.requestsPerSecond / figure.requestsPerSecond) : null;
       figures[key] = { ...figure, appToFloor };
       console.log(
         `  the floor of ${loads[measured].label} is ${figure.ratioToHello} of hello against a target of ${target}` +
-          (figure.ratioToHello < target ? ': the target is out of reach of any code on this machine' : '') +
+          (figure.ratioToHello < target
+            ? ': the target is out of reach of any code with a transaction per request on this machine'
+            : '') +
           (appToFloor === null ? '' : `; Steady answers ${appToFloor} of the floor's requests`),
       );
     } else if (key !== 'hello' && !comparisonOf[key]) {

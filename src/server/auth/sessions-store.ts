@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { coalescedLookup } from '../db/coalesced-lookup.js';
+import { boundList, inBoundList } from '../db/dialect.js';
 import { precompiled } from '../db/precompiled.js';
 import type { Database } from '../db/schema.js';
 
@@ -39,30 +41,58 @@ export async function insertSession(
   return inserted.id;
 }
 
-/**
- * Runs on every API request, hence compiled once. A session issued under an older credential version than the
- * user's (a password change or reset happened since) is no session.
- */
-const sessionUserQuery = precompiled((db: Kysely<Database>, p: { tokenHash: string; now: number }) =>
+const sessionUserColumns = [
+  'users.id',
+  'users.email',
+  'users.name',
+  'users.locale',
+  'sessions.id as sessionId',
+  'users.credential_version as credentialVersion',
+  'users.goals_version as goalsVersion',
+] as const;
+
+/** Sessions joined to their users: a session issued under an older credential version than the user's is no session. */
+const sessionsWithUsers = (db: Kysely<Database>) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', (join) =>
       join
         .onRef('users.id', '=', 'sessions.user_id')
         .onRef('users.credential_version', '=', 'sessions.credential_version'),
-    )
-    .select([
-      'users.id',
-      'users.email',
-      'users.name',
-      'users.locale',
-      'sessions.id as sessionId',
-      'users.credential_version as credentialVersion',
-      'users.goals_version as goalsVersion',
-    ])
-    .where('sessions.token_hash', '=', p.tokenHash)
-    .where('sessions.expires_at', '>', p.now),
+    );
+
+/**
+ * The sessions of many requests, with their users, in one query (decision 0123); runs on every API request, hence
+ * compiled once. Each request checks its own expiry.
+ */
+const sessionUsersQuery = precompiled((db: Kysely<Database>, p: { tokenHashes: unknown }) =>
+  sessionsWithUsers(db)
+    .select([...sessionUserColumns, 'sessions.token_hash as tokenHash', 'sessions.expires_at as expiresAt'])
+    .where(inBoundList(db, 'sessions.token_hash', p.tokenHashes)),
 );
+
+type SessionRow = SessionUser & { tokenHash: string; expiresAt: number };
+
+/** The bound on one shared lookup; past it, the next requests share the next one. */
+const SESSION_LOOKUP_MAX_KEYS = 100;
+const sessionLookups = new WeakMap<Kysely<Database>, (tokenHash: string) => Promise<SessionRow | undefined>>();
+
+/**
+ * The session lookups of requests that arrive together share one query (decision 0123): under load, the cost of a
+ * query (a round trip to PostgreSQL; a call into SQLite through Kysely) outweighs its work. Kept per database
+ * object, so a transaction's lookups stay on its own connection.
+ */
+function sharedSessionLookup(db: Kysely<Database>) {
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = coalescedLookup(async (tokenHashes: string[]) => {
+      const rows = await sessionUsersQuery(db, { tokenHashes: boundList(db, tokenHashes) });
+      return new Map(rows.map((row) => [row.tokenHash, row]));
+    }, SESSION_LOOKUP_MAX_KEYS);
+    sessionLookups.set(db, lookup);
+  }
+  return lookup;
+}
 
 /** The user's current credential version (undefined when the user is gone). */
 export async function credentialVersion(db: Kysely<Database>, userId: number): Promise<number | undefined> {
@@ -75,7 +105,9 @@ export async function findSessionUser(
   tokenHash: string,
   now: number,
 ): Promise<SessionUser | undefined> {
-  const [found] = await sessionUserQuery(db, { tokenHash, now });
+  const row = await sharedSessionLookup(db)(tokenHash);
+  if (!row || row.expiresAt <= now) return undefined;
+  const { tokenHash: _hash, expiresAt: _expiresAt, ...found } = row;
   return found;
 }
 

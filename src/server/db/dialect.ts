@@ -1,4 +1,4 @@
-import { type CreateTableBuilder, type Kysely, PostgresAdapter } from 'kysely';
+import { type CreateTableBuilder, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 
 /**
  * Every difference between SQLite and PostgreSQL that the code cares about lives here, so stores and
@@ -83,4 +83,20 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  */
 export function chainsWritesInOneStatement(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * `column` is one of a list bound as a single parameter (`list`, whose value `boundList` makes): PostgreSQL takes
+ * the array itself, SQLite reads it as JSON through json_each and still searches the column's index. One SQL text
+ * serves lists of every length, so the statement is prepared once.
+ */
+export function inBoundList(db: Kysely<any>, column: string, list: unknown): RawBuilder<boolean> {
+  return db.getExecutor().adapter instanceof PostgresAdapter
+    ? sql<boolean>`${sql.ref(column)} = any(${list})`
+    : sql<boolean>`${sql.ref(column)} in (select value from json_each(${list}))`;
+}
+
+/** The parameter value of `inBoundList`'s list for `db`. */
+export function boundList(db: Kysely<any>, values: readonly (string | number)[]): unknown {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? values : JSON.stringify(values);
 }
