@@ -3,9 +3,10 @@
 // Fastify and the app's database driver, giving each request its own transaction. It runs only the statements these
 // requests cannot do without (the session and its user; the goal row's lock and size, the date's amounts or the
 // goal's rows, the writes, the list version) in one transaction, prepared once, with no query builder, no hooks and no
-// checks. The session lookups of requests arriving together share one query, as the app's do (decision 0123). It
-// works on the bench's own database beside the app, through connections of its own; it is a yardstick, never a code
-// path of Steady.
+// checks. The session lookups of requests arriving together share one query on both engines, as the app's do on
+// PostgreSQL (decision 0123: on SQLite the app keeps one query per request for its memory; the floor's memory is not
+// measured). It works on the bench's own database beside the app, through connections of its own; it is a
+// yardstick, never a code path of Steady.
 import { createHash } from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
@@ -51,7 +52,7 @@ interface GoalSize {
 }
 
 // Written with `?`; PostgreSQL gets them numbered.
-/** The users of many session tokens, as the app looks them up (decision 0123); each request checks its own expiry. */
+/** The users of many session tokens (decision 0123); each request checks its own expiry. */
 const SESSION_USERS = `select users.id, sessions.token_hash, sessions.expires_at from sessions join users
     on users.id = sessions.user_id and users.credential_version = sessions.credential_version
   where sessions.token_hash`;

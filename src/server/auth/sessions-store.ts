@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { coalescedLookup } from '../db/coalesced-lookup.js';
-import { boundList, inBoundList } from '../db/dialect.js';
+import { queriesTakeARoundTrip } from '../db/dialect.js';
 import { precompiled } from '../db/precompiled.js';
 import type { Database } from '../db/schema.js';
 
@@ -61,14 +61,22 @@ const sessionsWithUsers = (db: Kysely<Database>) =>
         .onRef('users.credential_version', '=', 'sessions.credential_version'),
     );
 
+/** Runs on every API request on SQLite, hence compiled once. */
+const sessionUserQuery = precompiled((db: Kysely<Database>, p: { tokenHash: string; now: number }) =>
+  sessionsWithUsers(db)
+    .select(sessionUserColumns)
+    .where('sessions.token_hash', '=', p.tokenHash)
+    .where('sessions.expires_at', '>', p.now),
+);
+
 /**
- * The sessions of many requests, with their users, in one query (decision 0123); runs on every API request, hence
- * compiled once. Each request checks its own expiry.
+ * PostgreSQL: the sessions of many requests, with their users, in one query (decision 0123); each request checks
+ * its own expiry. The tokens are bound as one array, so one statement serves batches of every size.
  */
-const sessionUsersQuery = precompiled((db: Kysely<Database>, p: { tokenHashes: unknown }) =>
+const sessionUsersQuery = precompiled((db: Kysely<Database>, p: { tokenHashes: string[] }) =>
   sessionsWithUsers(db)
     .select([...sessionUserColumns, 'sessions.token_hash as tokenHash', 'sessions.expires_at as expiresAt'])
-    .where(inBoundList(db, 'sessions.token_hash', p.tokenHashes)),
+    .where('sessions.token_hash', '=', sql<string>`any(${p.tokenHashes})`),
 );
 
 type SessionRow = SessionUser & { tokenHash: string; expiresAt: number };
@@ -78,15 +86,15 @@ const SESSION_LOOKUP_MAX_KEYS = 100;
 const sessionLookups = new WeakMap<Kysely<Database>, (tokenHash: string) => Promise<SessionRow | undefined>>();
 
 /**
- * The session lookups of requests that arrive together share one query (decision 0123): under load, the cost of a
- * query (a round trip to PostgreSQL; a call into SQLite through Kysely) outweighs its work. Kept per database
- * object, so a transaction's lookups stay on its own connection.
+ * On PostgreSQL the session lookups of requests that arrive together share one query (decision 0123): under load,
+ * the round trips, not the queries' work, are the cost. Kept per database object, so a transaction's lookups stay
+ * on its own connection.
  */
 function sharedSessionLookup(db: Kysely<Database>) {
   let lookup = sessionLookups.get(db);
   if (!lookup) {
     lookup = coalescedLookup(async (tokenHashes: string[]) => {
-      const rows = await sessionUsersQuery(db, { tokenHashes: boundList(db, tokenHashes) });
+      const rows = await sessionUsersQuery(db, { tokenHashes });
       return new Map(rows.map((row) => [row.tokenHash, row]));
     }, SESSION_LOOKUP_MAX_KEYS);
     sessionLookups.set(db, lookup);
@@ -105,6 +113,11 @@ export async function findSessionUser(
   tokenHash: string,
   now: number,
 ): Promise<SessionUser | undefined> {
+  // SQLite answers in process: sharing would save little there and hold more requests in memory at once.
+  if (!queriesTakeARoundTrip(db)) {
+    const [found] = await sessionUserQuery(db, { tokenHash, now });
+    return found;
+  }
   const row = await sharedSessionLookup(db)(tokenHash);
   if (!row || row.expiresAt <= now) return undefined;
   const { tokenHash: _hash, expiresAt: _expiresAt, ...found } = row;

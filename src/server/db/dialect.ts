@@ -1,4 +1,4 @@
-import { type CreateTableBuilder, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { type CreateTableBuilder, type Kysely, PostgresAdapter } from 'kysely';
 
 /**
  * Every difference between SQLite and PostgreSQL that the code cares about lives here, so stores and
@@ -86,17 +86,10 @@ export function chainsWritesInOneStatement(db: Kysely<any>): boolean {
 }
 
 /**
- * `column` is one of a list bound as a single parameter (`list`, whose value `boundList` makes): PostgreSQL takes
- * the array itself, SQLite reads it as JSON through json_each and still searches the column's index. One SQL text
- * serves lists of every length, so the statement is prepared once.
+ * Whether each query to `db` is a round trip to another process (PostgreSQL), as opposed to a call into the
+ * embedded SQLite. A store uses it to let concurrent requests share one query (decision 0123), which saves round
+ * trips across the network; in process it saves little and costs memory.
  */
-export function inBoundList(db: Kysely<any>, column: string, list: unknown): RawBuilder<boolean> {
-  return db.getExecutor().adapter instanceof PostgresAdapter
-    ? sql<boolean>`${sql.ref(column)} = any(${list})`
-    : sql<boolean>`${sql.ref(column)} in (select value from json_each(${list}))`;
-}
-
-/** The parameter value of `inBoundList`'s list for `db`. */
-export function boundList(db: Kysely<any>, values: readonly (string | number)[]): unknown {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? values : JSON.stringify(values);
+export function queriesTakeARoundTrip(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
