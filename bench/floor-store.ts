@@ -51,13 +51,13 @@ interface GoalSize {
   sets_amount_chars: number;
 }
 
-// Written with `?`; PostgreSQL gets them numbered.
 /** The users of many session tokens (decision 0123); each request checks its own expiry. */
 const SESSION_USERS = `select users.id, sessions.token_hash, sessions.expires_at from sessions join users
     on users.id = sessions.user_id and users.credential_version = sessions.credential_version
   where sessions.token_hash`;
 const SQLITE_SESSION_USERS = `${SESSION_USERS} in (select value from json_each(?))`;
 const POSTGRES_SESSION_USERS = `${SESSION_USERS} = any($1)`;
+// Written with `?`; PostgreSQL gets them numbered.
 const LOCK_GOAL = `update goals set updated_at = updated_at where id = ? and user_id = ?
   returning sets_dates, sets_amount_chars`;
 const DATE_AMOUNTS = `select amount from goal_entries where goal_id = ? and date = ? and removed_at is null order by id`;

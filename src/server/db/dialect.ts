@@ -82,7 +82,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  * database across the network and is no gain in process (decision 0111).
  */
 export function chainsWritesInOneStatement(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
+  return isPostgres(db);
 }
 
 /**
@@ -91,5 +91,7 @@ export function chainsWritesInOneStatement(db: Kysely<any>): boolean {
  * trips across the network; in process it saves little and costs memory.
  */
 export function queriesTakeARoundTrip(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
+  return isPostgres(db);
 }
+
+const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
