@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { makePrivateFile, makePrivateFolder } from '../private-files.js';
 import { isArrayRowsSql } from './array-rows.js';
+import { allowDirectStatements } from './direct-statements.js';
 import { type DialectName, isDatabaseUnavailable } from './dialect.js';
 import type { Database } from './schema.js';
 
@@ -118,7 +119,19 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   sqlite.pragma('foreign_keys = ON');
   const busyTimeout = (ms: number) => sqlite.pragma(`busy_timeout = ${ms}`);
   busyTimeout(options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.sqliteBusyMs);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const prepare = statementCache(sqlite);
+  const kyselyDatabase: KyselySqliteDatabase = { close: () => sqlite.close(), prepare };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: kyselyDatabase }) });
+  allowDirectStatements(db, {
+    // As Kysely's SQLite driver runs a statement, minus its promises.
+    run(sql, parameters) {
+      const statement = prepare(sql);
+      if (statement.reader) return statement.all(parameters);
+      statement.run(parameters);
+      return [];
+    },
+    inTransaction: () => sqlite.inTransaction,
+  });
   return {
     db,
     dialect: 'sqlite',
@@ -215,23 +228,20 @@ const STATEMENT_CACHE_MAX = 500;
 
 /**
  * Kysely prepares every query anew, which on a hot read (session lookup, goal list) costs as much as running it
- * (docs/decisions/0035-sqlite-statement-cache.md). Reusing a statement is safe because Kysely's SQLite driver runs
- * one query at a time on its single connection. Kysely sends values as parameters, so the distinct SQL texts are
+ * (docs/decisions/0035-sqlite-statement-cache.md). Reusing a statement is safe because better-sqlite3 runs one
+ * statement at a time, to its end, on the single connection (Kysely's driver and the direct statements alike). Kysely sends values as parameters, so the distinct SQL texts are
  * few; the bound only stops a pathological caller from growing the cache forever.
  */
-function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqliteDatabase {
+function statementCache(sqlite: SqliteDatabase.Database): (sql: string) => SqliteDatabase.Statement {
   const statements = new Map<string, SqliteDatabase.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      let statement = statements.get(sql);
-      if (!statement) {
-        if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
-        statement = sqlite.prepare(sql);
-        if (isArrayRowsSql(sql)) statement.raw(true);
-        statements.set(sql, statement);
-      }
-      return statement;
-    },
+  return (sql) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
+      statement = sqlite.prepare(sql);
+      if (isArrayRowsSql(sql)) statement.raw(true);
+      statements.set(sql, statement);
+    }
+    return statement;
   };
 }

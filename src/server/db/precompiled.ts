@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { directStatementsFor } from './direct-statements.js';
 
 /**
  * A query built and compiled once per database, then run with fresh parameter values. Kysely builds and
@@ -10,6 +11,8 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
  *
  * `build` receives placeholders and must pass each one to the query builder as a value; their positions in the
  * compiled SQL are found once, so callers bind by name and the order can never slip.
+ *
+ * On SQLite the statement runs on the connection directly when it may (`directStatementsFor`, decision 0124).
  */
 export function precompiled<Params extends Record<string, unknown>, Row>(
   build: (db: Kysely<any>, params: Params) => Compilable<Row>,
@@ -34,7 +37,10 @@ export function precompiled<Params extends Record<string, unknown>, Row>(
     const executor = db.getExecutor();
     if (executor.plugins.length > 0) throw new Error('precompiled queries do not take Kysely plugins');
     const { compiled, order } = perAdapter.get(executor.adapter) ?? prepare(db, executor.adapter);
-    const result = await db.executeQuery<Row>({ ...compiled, parameters: order.map((name) => params[name]) });
+    const parameters = order.map((name) => params[name]);
+    const direct = directStatementsFor(db);
+    if (direct) return direct.run(compiled.sql, parameters) as Row[];
+    const result = await db.executeQuery<Row>({ ...compiled, parameters });
     return result.rows;
   };
 }
