@@ -2,20 +2,23 @@ import { Type, type Static } from 'typebox';
 import { GOAL_LIMITS } from '../goal.js';
 import { LIMITS } from '../limits.js';
 import { LOCALES } from '../locales.js';
+import { REMINDER_CHANNELS } from '../reminders.js';
 
 /**
  * The Steady export document, version 1 (docs/api-data.md, docs/steady-export.schema.json, decision 0070).
  * This TypeBox schema is the single description of the format: docs/steady-export.schema.json is generated from
  * it (a test keeps the two equal) and every export is checked against it in the tests.
  *
- * Growing the format: a goal or the account may gain new OPTIONAL keys (order, archived, reminder, entries with
- * their ids) without a new version; an importer that does not know a key refuses the document rather than drop
- * the value silently. Only a change that an old reader would misread bumps `version`.
+ * Growing the format: a goal or the account may gain new OPTIONAL keys without a new version (`position`,
+ * `archived_at` and `reminder` came so, decision 0125); an importer that does not know a key refuses the document
+ * rather than drop the value silently. Only a change that an old reader would misread bumps `version`.
  */
 export const EXPORT_FORMAT = 'steady-export';
 export const EXPORT_VERSION = 1;
 
-const IsoTime = Type.String({ format: 'date-time', description: 'UTC instant, ISO 8601 (Date.prototype.toISOString)' });
+const isoTime = (description = 'UTC instant, ISO 8601 (Date.prototype.toISOString)') =>
+  Type.String({ format: 'date-time', description });
+const IsoTime = isoTime();
 
 const ExportedGoal = Type.Object(
   {
@@ -42,6 +45,31 @@ const ExportedGoal = Type.Object(
     ),
     created_at: Type.Optional(IsoTime),
     updated_at: Type.Optional(IsoTime),
+    position: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 2_147_483_647,
+        description:
+          "The goal's place in the owner's order (GET /api/goal-layout), lowest first; absent for a goal never " +
+          'placed, which follows the placed ones in creation order',
+      }),
+    ),
+    archived_at: Type.Optional(isoTime('When the goal was archived (UTC, ISO 8601); absent for a goal in use')),
+    reminder: Type.Optional(
+      Type.Object(
+        {
+          time: Type.String({
+            pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+            description: "HH:MM in the user's time zone",
+          }),
+          channel: Type.String({ enum: [...REMINDER_CHANNELS] }),
+        },
+        {
+          additionalProperties: false,
+          description: 'The daily reminder (PUT /api/goals/{id}/reminder); absent when none',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

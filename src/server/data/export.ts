@@ -15,7 +15,7 @@ export interface ExportAccount {
 
 /**
  * The export document as JSON text, in parts: the goals exactly as `GET /api/goals` shows them, plus what else is
- * stored about them. Each goal is written as it arrives, so an export is sent without ever holding all of it.
+ * stored about them (times, place in the order, archive, reminder; decision 0125). Each goal is written as it arrives, so an export is sent without ever holding all of it.
  */
 export async function* exportJson(
   account: ExportAccount,
@@ -54,6 +54,9 @@ function exportedGoal(goal: StoredGoal): ExportedGoal {
     sets: goal.sets,
     created_at: iso(goal.created_at),
     updated_at: iso(goal.updated_at),
+    ...(goal.position !== null && { position: goal.position }),
+    ...(goal.archived_at !== null && { archived_at: iso(goal.archived_at) }),
+    ...(goal.reminder !== null && { reminder: goal.reminder }),
   };
 }
 

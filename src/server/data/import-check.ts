@@ -3,11 +3,16 @@ import { checkedGoalChanges } from '../goals/validation.js';
 import { parseStart } from '../goals/start.js';
 import { HttpError } from '../http/errors.js';
 import { EXPORT_FORMAT, EXPORT_VERSION } from '../../common/contract/export-format.js';
+import { isReminderChannel, isReminderTime, type ReminderChannel } from '../../common/reminders.js';
 
-/** A goal of an import, checked and ready to store, with the times it keeps from the export. */
+/** A goal of an import, checked and ready to store, with the times, layout and reminder it keeps from the export. */
 export interface ImportedGoal extends NewGoal {
   createdAt: number | null;
   updatedAt: number | null;
+  /** Its place in the exporter's order; null when it had none. */
+  position: number | null;
+  archivedAt: number | null;
+  reminder: { time: string; channel: ReminderChannel } | null;
 }
 
 /**
@@ -23,7 +28,18 @@ export class ImportProblem extends HttpError {
 
 const TOP_LEVEL_KEYS = new Set(['format', 'version', 'exported_at', 'account', 'goals']);
 const REQUIRED_GOAL_FIELDS = ['name', 'unit', 'daily', 'days', 'start', 'sets'] as const;
-const GOAL_KEYS = new Set<string>([...REQUIRED_GOAL_FIELDS, 'id', 'created_at', 'updated_at']);
+const GOAL_KEYS = new Set<string>([
+  ...REQUIRED_GOAL_FIELDS,
+  'id',
+  'created_at',
+  'updated_at',
+  'position',
+  'archived_at',
+  'reminder',
+]);
+const REMINDER_KEYS = new Set(['time', 'channel']);
+/** goal_layout.position is a 32-bit integer on PostgreSQL. */
+const POSITION_MAX = 2_147_483_647;
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
 /**
@@ -68,7 +84,28 @@ function checkedGoal(path: string, raw: unknown): ImportedGoal {
     start: checkedStart(`${path}.start`, goal.start),
     createdAt: goal.created_at === undefined ? null : isoTime(`${path}.created_at`, goal.created_at),
     updatedAt: goal.updated_at === undefined ? null : isoTime(`${path}.updated_at`, goal.updated_at),
+    position: goal.position === undefined ? null : checkedPosition(`${path}.position`, goal.position),
+    archivedAt: goal.archived_at === undefined ? null : isoTime(`${path}.archived_at`, goal.archived_at),
+    reminder: goal.reminder === undefined ? null : checkedReminder(`${path}.reminder`, goal.reminder),
   };
+}
+
+function checkedPosition(path: string, raw: unknown): number {
+  if (!Number.isInteger(raw) || (raw as number) < 0 || (raw as number) > POSITION_MAX) {
+    throw new ImportProblem(path, 'must be a whole number from 0');
+  }
+  return raw as number;
+}
+
+/** As PUT /api/goals/{id}/reminder checks it. */
+function checkedReminder(path: string, raw: unknown): { time: string; channel: ReminderChannel } {
+  const reminder = objectAt(path, raw);
+  for (const key of Object.keys(reminder))
+    if (!REMINDER_KEYS.has(key)) throw new ImportProblem(`${path}.${key}`, 'unknown field');
+  const { time, channel } = reminder;
+  if (!isReminderTime(time)) throw new ImportProblem(`${path}.time`, 'must be HH:MM, 00:00 to 23:59');
+  if (!isReminderChannel(channel)) throw new ImportProblem(`${path}.channel`, 'must be push or email');
+  return { time, channel };
 }
 
 /** Only the canonical form the API answers with; reading it back must give the very same text. */

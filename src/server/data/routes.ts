@@ -9,13 +9,12 @@ import { currentUser, sessionContext } from '../auth/plugin.js';
 import { endSession } from '../auth/session.js';
 import { spendAttempt, type ThrottleRuleName } from '../auth/throttle.js';
 import type { AppDeps } from '../deps.js';
-import { insertGoals } from '../goals/store.js';
 import { badRequest, unauthorized } from '../http/errors.js';
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
 import { exportCsv, exportFileName, exportJson } from './export.js';
 import { checkedImport } from './import-check.js';
-import { deleteUserEverywhere, goalsForExport } from './store.js';
+import { deleteUserEverywhere, goalsForExport, importGoals } from './store.js';
 
 /** An import may be large (3,000 dates on many goals); other routes keep 16 KiB or the goals' 1 MiB (http/body-limits.ts). */
 export const IMPORT_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -85,7 +84,7 @@ export const dataRoutes =
         const user = currentUser(request);
         // Throws ImportProblem: 400 invalid_import with the path of the bad value as `field`, before anything is written.
         const goals = checkedImport(request.body);
-        await insertGoals(db, user.id, goals, clock.now());
+        await importGoals(db, user.id, goals, clock.now());
         return { ok: true as const, goals: goals.length };
       },
     );

@@ -2,15 +2,24 @@ import type { Kysely } from 'kysely';
 import { bumpCredentialVersion } from '../accounts/store.js';
 import { isUserClientBucket, PER_CLIENT_AND_EMAIL_PREFIX, userThrottleKeys } from '../auth/throttle.js';
 import type { GoalSets } from '../../common/goal.js';
+import type { ReminderChannel } from '../../common/reminders.js';
 import type { Database, GoalRow } from '../db/schema.js';
 import { type EntryRow, entriesSets, goalsWithEntries } from '../goals/serialize.js';
-import { entryParts } from '../goals/store.js';
+import { addImportedLayout, readGoalLayout } from '../goals/layout-store.js';
+import { entryParts, insertGoals } from '../goals/store.js';
+import { saveReminder } from '../reminders/store.js';
+import type { ImportedGoal } from './import-check.js';
 
-/** One goal of an export: its row as stored, with its `sets`. */
+/** One goal of an export: its row as stored, its layout and reminder (null when none), and its `sets`. */
 export type StoredGoal = Pick<
   GoalRow,
   'id' | 'name' | 'unit' | 'daily' | 'days' | 'start' | 'created_at' | 'updated_at'
-> & { sets: GoalSets };
+> & {
+  position: number | null;
+  archived_at: number | null;
+  reminder: { time: string; channel: ReminderChannel } | null;
+  sets: GoalSets;
+};
 
 /**
  * The caller's goals with everything stored about them, oldest first, each with its `sets`. The goal rows are read
@@ -18,17 +27,61 @@ export type StoredGoal = Pick<
  * (decision 0116).
  */
 export async function goalsForExport(db: Kysely<Database>, userId: number): Promise<AsyncIterable<StoredGoal>> {
-  const goals = await db
+  const rows = await db
     .selectFrom('goals')
-    .select(['id', 'name', 'unit', 'daily', 'days', 'start', 'created_at', 'updated_at'])
-    .where('user_id', '=', userId)
-    .orderBy('id')
+    .leftJoin('goal_layout', 'goal_layout.goal_id', 'goals.id')
+    .leftJoin('reminders', 'reminders.goal_id', 'goals.id')
+    .select([
+      'goals.id as id',
+      'goals.name as name',
+      'goals.unit as unit',
+      'goals.daily as daily',
+      'goals.days as days',
+      'goals.start as start',
+      'goals.created_at as created_at',
+      'goals.updated_at as updated_at',
+      'goal_layout.position as position',
+      'goal_layout.archived_at as archived_at',
+      'reminders.time as reminder_time',
+      'reminders.channel as reminder_channel',
+    ])
+    .where('goals.user_id', '=', userId)
+    .orderBy('goals.id')
     .execute();
+  const goals = rows.map(({ reminder_time: time, reminder_channel: channel, ...goal }) => ({
+    ...goal,
+    reminder: time !== null && channel !== null ? { time, channel } : null,
+  }));
   return withSets(goals, entryParts(db, userId));
 }
 
 async function* withSets(goals: Omit<StoredGoal, 'sets'>[], parts: AsyncIterable<EntryRow[]>) {
   for await (const [goal, entries] of goalsWithEntries(goals, parts)) yield { ...goal, sets: entriesSets(entries) };
+}
+
+/**
+ * Adds an import's goals after the caller's own, with their place in the order, archive and reminder, in one
+ * transaction: all of it is stored or none (decision 0125).
+ */
+export async function importGoals(
+  db: Kysely<Database>,
+  userId: number,
+  goals: ImportedGoal[],
+  now: number,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    // Written first: the first statement takes SQLite's write lock, as in every writing transaction.
+    const ids = await insertGoals(trx, userId, goals, now);
+    const importedIds = new Set(ids);
+    const existingOrder = goals.some((goal) => goal.position !== null)
+      ? (await readGoalLayout(trx, userId)).order.filter((goalId) => !importedIds.has(goalId))
+      : [];
+    const imported = goals.map((goal, index) => ({ ...goal, goalId: ids[index]! }));
+    await addImportedLayout(trx, userId, existingOrder, imported);
+    for (const { goalId, reminder } of imported) {
+      if (reminder) await saveReminder(trx, userId, goalId, reminder, now);
+    }
+  });
 }
 
 /**

@@ -91,3 +91,51 @@ export async function setGoalArchived(db: Db, userId: number, goalId: number, ar
     return true;
   });
 }
+
+/** An imported goal's layout as its export gave it (decision 0125). */
+export interface ImportedLayout {
+  goalId: number;
+  /** Its place in the exporter's order; null when it had none. */
+  position: number | null;
+  archivedAt: number | null;
+}
+
+/**
+ * After an import, in its transaction: the imported goals that had a place in the exporter's order follow every
+ * goal the user had (`existingOrder`, in the user's order), in the exporter's order, and the archived ones stay
+ * archived. Placing them after the existing goals places those too, in the order they had.
+ * Imported goals without a place follow the placed ones in creation order, as they did in the export.
+ */
+export async function addImportedLayout(
+  trx: Db,
+  userId: number,
+  existingOrder: number[],
+  imported: ImportedLayout[],
+): Promise<void> {
+  const placed = imported
+    .filter((goal) => goal.position !== null)
+    .sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
+  const positions = new Map<number, number>();
+  if (placed.length > 0) {
+    for (const [position, goalId] of [...existingOrder, ...placed.map((goal) => goal.goalId)].entries()) {
+      positions.set(goalId, position);
+    }
+  }
+  for (const goalId of existingOrder) {
+    const position = positions.get(goalId);
+    if (position === undefined) continue;
+    await trx
+      .insertInto('goal_layout')
+      .values({ goal_id: goalId, user_id: userId, position, archived_at: null })
+      .onConflict((oc) => oc.column('goal_id').doUpdateSet({ position }))
+      .execute();
+  }
+  for (const goal of imported) {
+    const position = positions.get(goal.goalId) ?? null;
+    if (position === null && goal.archivedAt === null) continue;
+    await trx
+      .insertInto('goal_layout')
+      .values({ goal_id: goal.goalId, user_id: userId, position, archived_at: goal.archivedAt })
+      .execute();
+  }
+}

@@ -182,25 +182,27 @@ export async function deleteGoal(db: Kysely<Database>, userId: number, goalId: n
 }
 
 /**
- * Appends goals (an import) in one transaction: all are stored or none. Ids are new and larger than every existing
- * one, so the goals follow the caller's existing goals in the list. Kept times are stored as given.
+ * Appends goals (an import) and answers their ids, in order; run it in the import's transaction, so that all are
+ * stored or none. Ids are new and larger than every existing one, so the goals follow the caller's existing goals
+ * in the list. Kept times are stored as given.
  */
 export async function insertGoals(
-  db: Kysely<Database>,
+  trx: Kysely<Database>,
   userId: number,
   goals: Array<NewGoal & { createdAt: number | null; updatedAt: number | null }>,
   now: number,
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    for (const goal of goals) {
-      const createdAt = goal.createdAt ?? now;
-      const { id } = await trx
-        .insertInto('goals')
-        .values(goalRow(userId, goal, createdAt, goal.updatedAt ?? createdAt))
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await insertEntries(trx, userId, id, goal.sets, createdAt);
-    }
-    await bumpVersionWithinGoalCap(trx, userId);
-  });
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const goal of goals) {
+    const createdAt = goal.createdAt ?? now;
+    const { id } = await trx
+      .insertInto('goals')
+      .values(goalRow(userId, goal, createdAt, goal.updatedAt ?? createdAt))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await insertEntries(trx, userId, id, goal.sets, createdAt);
+    ids.push(id);
+  }
+  await bumpVersionWithinGoalCap(trx, userId);
+  return ids;
 }

@@ -151,6 +151,89 @@ test('export -> import into another account gives the same goals, appended after
   assert.equal(again.account.email, `data${emails}@example.com`);
 });
 
+test('the order, archive and reminders leave with the export and come back with the import, after the importer’s own goals', async () => {
+  const anna = await newUser();
+  const id = async (name: string) => (await anna.post('/api/goals', { name })).body.id as string;
+  const [walk, read, swim, stretch] = [await id('Walk'), await id('Read'), await id('Swim'), await id('Stretch')];
+  // Anna's order: Swim, Walk, then the goals she never placed (Read, Stretch) in creation order.
+  assert.equal((await anna.put('/api/goal-layout/order', { ids: [swim, walk] })).status, 200);
+  const archivedAt = new Date(steady.clock.now()).toISOString();
+  assert.equal((await anna.post(`/api/goals/${read}/archive`, {})).status, 200);
+  assert.equal((await anna.put(`/api/goals/${walk}/reminder`, { time: '07:30', channel: 'email' })).status, 200);
+  assert.equal((await anna.put(`/api/goals/${stretch}/reminder`, { time: '21:05', channel: 'push' })).status, 200);
+  const doc = (await anna.get('/api/export')).body;
+  assert.ok(
+    Value.Check(ExportDocumentSchema, doc),
+    JSON.stringify([...Value.Errors(ExportDocumentSchema, doc)].slice(0, 3)),
+  );
+  const stored = doc.goals.map(({ name, position, archived_at, reminder }: Record<string, unknown>) => ({
+    name,
+    position,
+    archived_at,
+    reminder,
+  }));
+  assert.deepEqual(stored, [
+    { name: 'Walk', position: 1, archived_at: undefined, reminder: { time: '07:30', channel: 'email' } },
+    { name: 'Read', position: undefined, archived_at: archivedAt, reminder: undefined },
+    { name: 'Swim', position: 0, archived_at: undefined, reminder: undefined },
+    { name: 'Stretch', position: undefined, archived_at: undefined, reminder: { time: '21:05', channel: 'push' } },
+  ]);
+  // A goal without them carries none of the keys (the goal fields of GET /api/goals and the times only).
+  const swimGoal = doc.goals[2];
+  assert.ok(swimGoal);
+  assert.deepEqual(Object.keys(swimGoal).sort(), [
+    'created_at',
+    'daily',
+    'days',
+    'id',
+    'name',
+    'position',
+    'sets',
+    'start',
+    'unit',
+    'updated_at',
+  ]);
+
+  // Ben has goals of his own, one placed after one never placed: the import comes after both.
+  const ben = await newUser();
+  const bensFirst = (await ben.post('/api/goals', { name: 'Ben 1' })).body.id as string;
+  const bensSecond = (await ben.post('/api/goals', { name: 'Ben 2' })).body.id as string;
+  assert.equal((await ben.put('/api/goal-layout/order', { ids: [bensSecond] })).status, 200);
+  assert.equal((await ben.post('/api/import', doc)).status, 200);
+  const names = new Map(
+    (await ben.get('/api/goals')).body.map((goal: { id: string; name: string }) => [goal.id, goal.name]),
+  );
+  const layout = (await ben.get('/api/goal-layout')).body;
+  assert.deepEqual(
+    layout.order.map((goalId: string) => names.get(goalId)),
+    ['Ben 2', 'Ben 1', 'Swim', 'Walk', 'Read', 'Stretch'],
+  );
+  assert.deepEqual(
+    layout.archived.map((goalId: string) => names.get(goalId)),
+    ['Read'],
+  );
+  const reminders = (await ben.get('/api/reminders')).body.map(
+    ({ goal_id, ...reminder }: { goal_id: string; time: string; channel: string }) => ({
+      goal: names.get(goal_id),
+      ...reminder,
+    }),
+  );
+  assert.deepEqual(reminders, [
+    { goal: 'Walk', time: '07:30', channel: 'email' },
+    { goal: 'Stretch', time: '21:05', channel: 'push' },
+  ]);
+  assert.ok(names.get(bensFirst) === 'Ben 1');
+
+  // Exported again, Ben's copy of Anna's goals carries what hers did, their places now after Ben's own goals.
+  const again = (await ben.get('/api/export')).body.goals.slice(2);
+  const strip = ({ id: _id, position: _position, ...rest }: Record<string, unknown>) => rest;
+  assert.deepEqual(again.map(strip), doc.goals.map(strip));
+  assert.deepEqual(
+    again.map((goal: { position?: number }) => goal.position),
+    [3, undefined, 2, undefined],
+  );
+});
+
 test('a bad document imports nothing and answers 400 naming the path of the bad value', async () => {
   const dora = await newUser();
   await dora.post('/api/goals', { name: 'Kept' });
@@ -173,6 +256,26 @@ test('a bad document imports nothing and answers 400 naming the path of the bad 
     [{ format: 'steady-export', version: 1, goals: [{ ...good, name: '  ' }] }, 'goals[0].name'],
     [{ format: 'steady-export', version: 1, goals: [{ ...good, days: 1.5 }] }, 'goals[0].days'],
     [{ format: 'steady-export', version: 1, goals: [{ ...good, archived: true }] }, 'goals[0].archived'],
+    [{ format: 'steady-export', version: 1, goals: [good, { ...good, position: -1 }] }, 'goals[1].position'],
+    [{ format: 'steady-export', version: 1, goals: [{ ...good, position: 0.5 }] }, 'goals[0].position'],
+    [{ format: 'steady-export', version: 1, goals: [{ ...good, archived_at: 'today' }] }, 'goals[0].archived_at'],
+    [{ format: 'steady-export', version: 1, goals: [{ ...good, reminder: '08:00' }] }, 'goals[0].reminder'],
+    [
+      { format: 'steady-export', version: 1, goals: [{ ...good, reminder: { time: '24:00', channel: 'push' } }] },
+      'goals[0].reminder.time',
+    ],
+    [
+      { format: 'steady-export', version: 1, goals: [{ ...good, reminder: { time: '08:00', channel: 'sms' } }] },
+      'goals[0].reminder.channel',
+    ],
+    [
+      {
+        format: 'steady-export',
+        version: 1,
+        goals: [{ ...good, reminder: { time: '08:00', channel: 'email', days: 'weekdays' } }],
+      },
+      'goals[0].reminder.days',
+    ],
     [{ format: 'steady-export', version: 1, goals: [(({ unit: _u, ...rest }) => rest)(good)] }, 'goals[0].unit'],
     [{ format: 'steady-export', version: 1, goals: [{ ...good, created_at: 'yesterday' }] }, 'goals[0].created_at'],
     [{ format: 'steady-export', version: 2, goals: [good] }, 'version'],
