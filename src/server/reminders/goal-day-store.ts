@@ -13,25 +13,65 @@ export interface GoalDay {
   total: number;
 }
 
+/** One goal on one local date, as reminders ask about it. */
+export interface GoalDate {
+  goalId: number;
+  date: string;
+}
+
+export const goalDateKey = ({ goalId, date }: GoalDate) => `${goalId}/${date}`;
+
+/** Goals per statement: far below the bound parameters SQLite and PostgreSQL take. */
+const GOALS_PER_READ = 500;
+
 /**
- * The goal's fields and the day's total for `date`, or null when the goal is gone. The ONE place reminders read
- * goal data, so a change of how amounts are stored is made here alone.
+ * The goal's fields and the day's total for each of `wanted`, by `goalDateKey`; a goal that is gone has no entry.
+ * Two statements per 500 goals, whatever the number of reminders (decision 0126). The ONE place reminders read goal
+ * data, so a change of how amounts are stored is made here alone.
  */
+export async function goalDays(db: Kysely<Database>, wanted: GoalDate[]): Promise<Map<string, GoalDay>> {
+  const days = new Map<string, GoalDay>();
+  const goalIds = [...new Set(wanted.map((each) => each.goalId))];
+  for (let from = 0; from < goalIds.length; from += GOALS_PER_READ) {
+    const ids = goalIds.slice(from, from + GOALS_PER_READ);
+    const inPart = new Set(ids);
+    const part = wanted.filter((each) => inPart.has(each.goalId));
+    const goals = await db
+      .selectFrom('goals')
+      .select(['id', 'name', 'unit', 'daily', 'start', 'days'])
+      .where('id', 'in', ids)
+      .execute();
+    // Live entries only: removed ones are kept as tombstones (decision 0092); a date kept as `[]` has a null amount.
+    // The dates of all goals are read for every goal of the part: reminders ask about one to three local dates.
+    const sums = await db
+      .selectFrom('goal_entries')
+      .select((eb) => ['goal_id', 'date', eb.fn.sum<number | string | null>('amount').as('total')])
+      .where('goal_id', 'in', ids)
+      .where('date', 'in', [...new Set(part.map((each) => each.date))])
+      .where('removed_at', 'is', null)
+      .groupBy(['goal_id', 'date'])
+      .execute();
+    const totals = new Map(sums.map((row) => [goalDateKey({ goalId: row.goal_id, date: row.date }), row.total]));
+    const byId = new Map(goals.map((goal) => [goal.id, goal]));
+    for (const each of part) {
+      const goal = byId.get(each.goalId);
+      if (!goal) continue;
+      const key = goalDateKey(each);
+      days.set(key, {
+        name: goal.name,
+        unit: goal.unit,
+        daily: Number(goal.daily),
+        start: goal.start,
+        days: Number(goal.days),
+        total: Number(totals.get(key) ?? 0),
+      });
+    }
+  }
+  return days;
+}
+
+/** The goal's fields and the day's total for `date`, or null when the goal is gone. */
 export async function goalDay(db: Kysely<Database>, goalId: number, date: string): Promise<GoalDay | null> {
-  const row = await db
-    .selectFrom('goals')
-    .select(['name', 'unit', 'daily', 'start', 'days'])
-    .where('id', '=', goalId)
-    .executeTakeFirst();
-  if (!row) return null;
-  // Live entries only: removed ones are kept as tombstones (decision 0092); a date kept as `[]` has a null amount.
-  const sum = await db
-    .selectFrom('goal_entries')
-    .select((eb) => eb.fn.sum<number | string | null>('amount').as('total'))
-    .where('goal_id', '=', goalId)
-    .where('date', '=', date)
-    .where('removed_at', 'is', null)
-    .executeTakeFirst();
-  const total = Number(sum?.total ?? 0);
-  return { name: row.name, unit: row.unit, daily: Number(row.daily), start: row.start, days: Number(row.days), total };
+  const wanted = { goalId, date };
+  return (await goalDays(db, [wanted])).get(goalDateKey(wanted)) ?? null;
 }

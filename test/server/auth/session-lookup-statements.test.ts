@@ -1,26 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import { findSessionUser, insertSession } from '../../../src/server/auth/sessions-store.js';
+import { parseDatabaseUrl } from '../../../src/server/config.js';
 import { migrateToLatest } from '../../../src/server/db/migrate.js';
-import type { Database } from '../../../src/server/db/schema.js';
 import { createTestDatabase } from '../../support/database.js';
+import { loggedDatabase } from '../../support/logged-database.js';
 
 const NOW = 1_000_000;
 
 /** A fresh database of `kind` through a Kysely that records the SQL of every statement it sends. */
-async function loggedDatabase(kind: 'sqlite' | 'postgres', t: { after(fn: () => Promise<void>): void }) {
+async function freshLoggedDatabase(kind: 'sqlite' | 'postgres', t: { after(fn: () => Promise<void>): void }) {
   const database = await createTestDatabase(kind);
-  const statements: string[] = [];
-  const dialect =
-    kind === 'postgres'
-      ? new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 4 }) })
-      : new SqliteDialect({ database: new SqliteDatabase(database.url.slice('sqlite:'.length)) });
-  const db = new Kysely<Database>({ dialect, log: (event) => void statements.push(event.query.sql) });
+  const { db, statements, close } = loggedDatabase(parseDatabaseUrl(database.url));
   t.after(async () => {
-    await db.destroy();
+    await close();
     await database.drop();
   });
   await migrateToLatest(db, kind);
@@ -29,7 +22,7 @@ async function loggedDatabase(kind: 'sqlite' | 'postgres', t: { after(fn: () => 
 
 for (const kind of ['sqlite', 'postgres'] as const) {
   test(`on ${kind} concurrent session lookups each find their own user; on PostgreSQL they share one query`, async (t) => {
-    const { db, statements } = await loggedDatabase(kind, t);
+    const { db, statements } = await freshLoggedDatabase(kind, t);
     const user = async (name: string, credentialVersion = 0) => {
       const { id } = await db
         .insertInto('users')

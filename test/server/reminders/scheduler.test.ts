@@ -9,6 +9,7 @@ import { createReminderScheduler } from '../../../src/server/reminders/start.js'
 import { claimDueReminder } from '../../../src/server/reminders/store.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
+import { loggedDatabase } from '../../support/logged-database.js';
 
 interface Logged {
   level: 'info' | 'warn' | 'error';
@@ -80,6 +81,37 @@ test('started, the scheduler checks by itself: a due reminder goes out at the ne
   setClock(steady, berlinWinter('2026-01-15', '19:30'));
   assert.match((await steady.smtp.nextMail()).decoded, /50 reps left today: 0 of 50/);
   assert.ok(REMINDER_CHECK_MS <= 60_000, 'a due reminder is sent within 60 s');
+});
+
+test('a check costs the same few statements however many due reminders have their target met', async (t) => {
+  const { steady } = await setUp(t);
+  const logged = loggedDatabase(steady.deps.config.database);
+  // Closed here, not in `after`: the test app's `after`, registered first, drops the database under an open pool.
+  try {
+    const scheduler = createReminderScheduler({ ...steady.deps, db: logged.db }, recordingLog().log);
+    const statementsOfACheck = async () => {
+      logged.statements.length = 0;
+      assert.equal(await scheduler.check(), 0, 'every target is met: nothing to send');
+      return logged.statements.length;
+    };
+    const metGoals = async (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const goal = { start: '2026-01-10', days: 30, time: '08:00' };
+        const { client, id } = await berlinGoal(steady, `met${i}@example.com`, goal);
+        assert.equal((await client.post(`/api/goals/${id}/sets/2026-01-15`, { amount: 50 })).status, 200);
+      }
+    };
+    setClock(steady, berlinWinter('2026-01-15', '09:00'));
+    await metGoals(0, 2);
+    const withTwo = await statementsOfACheck();
+    await metGoals(2, 8);
+    steady.clock.advance(15_000);
+    const withEight = await statementsOfACheck();
+    assert.equal(withEight, withTwo, `${withTwo} statements with 2 met reminders, ${withEight} with 8`);
+    assert.equal(steady.smtp.mails.length, 0);
+  } finally {
+    await logged.close();
+  }
 });
 
 test('an archived goal reminds no one until it is restored', async (t) => {
