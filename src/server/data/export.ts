@@ -15,7 +15,8 @@ export interface ExportAccount {
 
 /**
  * The export document as JSON text, in parts: the goals exactly as `GET /api/goals` shows them, plus what else is
- * stored about them (times, place in the order, archive, reminder; decision 0125). Each goal is written as it arrives, so an export is sent without ever holding all of it.
+ * stored about them (times, place in the order, archive, reminder; decision 0125). Each goal is written as it
+ * arrives, so an export is sent without ever holding all of it.
  */
 export async function* exportJson(
   account: ExportAccount,
