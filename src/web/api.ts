@@ -10,6 +10,7 @@ import type {
   GoalCreateBody,
   GoalLayout,
   GoalPatchBody,
+  ImportAnswer,
   Invite,
   InviteCreated,
   LogAnswer,
@@ -132,6 +133,7 @@ export const api = {
   changePassword: (oldPassword: string, newPassword: string) =>
     call<Ok>('POST', '/api/change-password', { old_password: oldPassword, new_password: newPassword }),
   deleteAccount: (password: string) => call<Ok>('DELETE', '/api/me', { password }),
+  importGoals: (document: unknown) => call<ImportAnswer>('POST', '/api/import', document),
   logoutOthers: () => call<Ok>('POST', '/api/sessions/logout-others', {}),
 
   goals: () => call<Goal[]>('GET', '/api/goals'),

@@ -36,6 +36,7 @@ test(
       return response.json();
     });
 
+    let exportFile = '';
     await t.test('export', async () => {
       await page.goto(`${server.baseUrl}/#/settings`);
       await page.getByRole('heading', { name: 'Your data' }).waitFor();
@@ -44,13 +45,50 @@ test(
         page.getByRole('region', { name: 'Your data' }).getByRole('link', { name: 'Download all data (JSON)' }).click(),
       ]);
       assert.match(download.suggestedFilename(), /^steady-export-\d{4}-\d{2}-\d{2}\.json$/);
-      const document = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+      exportFile = (await download.path())!;
+      const document = JSON.parse(readFileSync(exportFile, 'utf8'));
       assert.equal(document.format, 'steady-export');
       assert.equal(document.account.email, 'dana@example.com');
       assert.equal(document.goals.length, 1);
       const { created_at: _c, updated_at: _u, ...goal } = document.goals[0];
       assert.deepEqual(goal, created);
     });
+
+    await t.test(
+      'import: a file that is no export, a bad value named by its path, then the export itself',
+      async () => {
+        await page.goto(`${server.baseUrl}/#/settings`);
+        const form = page.locator('form', { has: page.getByRole('heading', { name: 'Import goals' }) });
+        await form.getByRole('button', { name: 'Import goals' }).click();
+        await form.getByText('Choose a file first.').waitFor();
+
+        const file = (name: string, text: string) => ({
+          name,
+          mimeType: 'application/json',
+          buffer: Buffer.from(text),
+        });
+        await form.getByLabel('Export file (JSON)').setInputFiles(file('notes.json', 'my notes, not JSON'));
+        await form.getByRole('button', { name: 'Import goals' }).click();
+        await form.getByText('This file is not a Steady export, or a value in it is not valid.').waitFor();
+
+        const exported = JSON.parse(readFileSync(exportFile, 'utf8'));
+        const broken = { ...exported, goals: [{ ...exported.goals[0], daily: 'ten' }] };
+        await form.getByLabel('Export file (JSON)').setInputFiles(file('broken.json', JSON.stringify(broken)));
+        await form.getByRole('button', { name: 'Import goals' }).click();
+        await form.getByRole('alert').getByText('This file is not a Steady export').waitFor();
+        await form.getByText('The first value that is not valid is at goals[0].daily.').waitFor();
+
+        await form.getByLabel('Export file (JSON)').setInputFiles(exportFile);
+        await form.getByRole('button', { name: 'Import goals' }).click();
+        await form.getByText('1 goal imported.').waitFor();
+        await page.goto(`${server.baseUrl}/#/`);
+        await page.getByRole('heading', { name: 'Your goals' }).waitFor();
+        const names = await page.evaluate(async () =>
+          ((await (await fetch('/api/goals')).json()) as Array<{ name: string }>).map((goal) => goal.name),
+        );
+        assert.deepEqual(names, ['Push-ups 💪', 'Push-ups 💪']);
+      },
+    );
 
     await t.test('revoke', async () => {
       await page.goto(`${server.baseUrl}/#/invites`);

@@ -197,6 +197,12 @@ export const de: Messages = {
     'Lade alles herunter, was Steady über deine Ziele speichert: eine vollständige Datei, die sich wieder importieren lässt, oder eine Tabelle mit einer Zeile pro eingetragener Menge.',
   'settings.exportJson': 'Alle Daten herunterladen (JSON)',
   'settings.exportCsv': 'Tabelle herunterladen (CSV)',
+  'settings.importIntro':
+    'Hol Ziele aus einem Steady-Export (JSON) zurück. Sie kommen nach deinen eigenen Zielen, mit ihren Mengen, ihrer Reihenfolge, ihrem Archiv und ihren Erinnerungen.',
+  'settings.importFile': 'Exportdatei (JSON)',
+  'settings.import': 'Ziele importieren',
+  'settings.imported': { one: '# Ziel importiert.', other: '# Ziele importiert.' },
+  'settings.importWhere': 'Der erste ungültige Wert steht bei {field}.',
   'settings.delete': 'Konto löschen',
   'settings.deleteWarning':
     'Wenn du dein Konto löschst, werden deine Ziele, alles Eingetragene und deine Einladungen entfernt, und du wirst auf allen Geräten abgemeldet. Das lässt sich nicht rückgängig machen.',
@@ -246,6 +252,7 @@ export const de: Messages = {
     other: 'Zu viele Versuche. Versuche es in # Sekunden erneut.',
   },
   'error.missing_field': 'Bitte fülle dieses Feld aus.',
+  'error.missing_field.import-file': 'Wähle zuerst eine Datei.',
   'error.invalid_email': 'Das ist keine gültige E-Mail-Adresse.',
   'error.password_too_short': 'Das Passwort braucht mindestens {passwordMin} Zeichen.',
   'error.password_too_long': 'Das Passwort darf höchstens {passwordMax} Zeichen haben.',

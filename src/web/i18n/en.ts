@@ -195,6 +195,12 @@ export const en = {
     'Download everything Steady keeps about your goals: a complete file that can be imported again, or a spreadsheet with one row per logged amount.',
   'settings.exportJson': 'Download all data (JSON)',
   'settings.exportCsv': 'Download spreadsheet (CSV)',
+  'settings.importIntro':
+    'Bring back goals from a Steady export (JSON). They are added after your own goals, with their amounts, order, archive and reminders.',
+  'settings.importFile': 'Export file (JSON)',
+  'settings.import': 'Import goals',
+  'settings.imported': { one: '# goal imported.', other: '# goals imported.' },
+  'settings.importWhere': 'The first value that is not valid is at {field}.',
   'settings.delete': 'Delete account',
   'settings.deleteWarning':
     'Deleting your account removes your goals, everything you logged and your invites, and logs you out on every device. This cannot be undone.',
@@ -244,6 +250,7 @@ export const en = {
     other: 'Too many attempts. Try again in # seconds.',
   },
   'error.missing_field': 'Please fill in this field.',
+  'error.missing_field.import-file': 'Choose a file first.',
   'error.invalid_email': 'This is not a valid e-mail address.',
   'error.password_too_short': 'The password needs at least {passwordMin} characters.',
   'error.password_too_long': 'The password may have at most {passwordMax} characters.',

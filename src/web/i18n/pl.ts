@@ -216,6 +216,17 @@ export const pl: Messages = {
     'Pobierz wszystko, co Steady przechowuje o Twoich celach: pełny plik, który można ponownie zaimportować, albo arkusz z jednym wierszem na każdą zapisaną ilość.',
   'settings.exportJson': 'Pobierz wszystkie dane (JSON)',
   'settings.exportCsv': 'Pobierz arkusz (CSV)',
+  'settings.importIntro':
+    'Przywróć cele z eksportu Steady (JSON). Zostaną dodane po Twoich celach, z ilościami, kolejnością, archiwum i przypomnieniami.',
+  'settings.importFile': 'Plik eksportu (JSON)',
+  'settings.import': 'Importuj cele',
+  'settings.imported': {
+    one: 'Zaimportowano # cel.',
+    few: 'Zaimportowano # cele.',
+    many: 'Zaimportowano # celów.',
+    other: 'Zaimportowano # celu.',
+  },
+  'settings.importWhere': 'Pierwsza nieprawidłowa wartość jest w {field}.',
   'settings.delete': 'Usuń konto',
   'settings.deleteWarning':
     'Usunięcie konta usuwa Twoje cele, wszystkie wpisy i zaproszenia oraz wylogowuje Cię na wszystkich urządzeniach. Tego nie można cofnąć.',
@@ -267,6 +278,7 @@ export const pl: Messages = {
     other: 'Zbyt wiele prób. Spróbuj ponownie za # sekundy.',
   },
   'error.missing_field': 'Wypełnij to pole.',
+  'error.missing_field.import-file': 'Najpierw wybierz plik.',
   'error.invalid_email': 'To nie jest prawidłowy adres e-mail.',
   'error.password_too_short': 'Hasło musi mieć co najmniej {passwordMin} znaków.',
   'error.password_too_long': 'Hasło może mieć najwyżej {passwordMax} znaków.',

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { Confirm } from '../components/Confirm.js';
 import { LIMITS } from '../../common/limits.js';
-import { api, EXPORT_LINKS } from '../api.js';
+import { api, ApiError, EXPORT_LINKS } from '../api.js';
 import { Field, NewPasswordField, FormMessage } from '../components/Field.js';
 import { FieldProblem } from '../errors.js';
 import { LanguagePicker } from '../components/LanguagePicker.js';
@@ -9,7 +9,7 @@ import { Page } from '../components/Page.js';
 import { TimeZoneSetting } from '../components/TimeZoneSetting.js';
 import { useApp } from '../context.js';
 import { checkLength } from '../errors.js';
-import { t } from '../i18n/index.js';
+import { t, tp } from '../i18n/index.js';
 import { useSubmit } from '../use-submit.js';
 
 export function SettingsPage() {
@@ -142,7 +142,73 @@ function DataSection() {
       <h2 id="data-title">{t('settings.data')}</h2>
       <p>{t('settings.dataIntro')}</p>
       <ExportLinks />
+      <ImportForm />
     </section>
+  );
+}
+
+const IMPORT_FILE = 'import-file';
+
+/**
+ * Brings an export back (POST /api/import, docs/api-data.md): the goals follow the user's own, with their order,
+ * archive and reminders. A refused document names the path of its first bad value, so it can be found in a big file.
+ */
+function ImportForm() {
+  const app = useApp();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [imported, setImported] = useState<number | null>(null);
+  const [badValueAt, setBadValueAt] = useState<string | null>(null);
+  const form = useSubmit([IMPORT_FILE], async () => {
+    setImported(null);
+    setBadValueAt(null);
+    const file = fileInput.current?.files?.[0];
+    if (!file) throw new FieldProblem(IMPORT_FILE, 'missing_field');
+    let document: unknown;
+    try {
+      document = JSON.parse(await file.text());
+    } catch {
+      throw new FieldProblem(IMPORT_FILE, 'invalid_import');
+    }
+    try {
+      const answer = await api.importGoals(document);
+      setImported(answer.goals);
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.code === 'invalid_import' && failure.field) {
+        setBadValueAt(failure.field);
+      }
+      throw failure;
+    }
+    if (fileInput.current) fileInput.current.value = '';
+    await app.reloadGoals();
+  });
+  const fileError = form.fieldError(IMPORT_FILE);
+  return (
+    <form class="stack" onSubmit={form.submit} noValidate aria-labelledby="import-title">
+      <h3 id="import-title">{t('settings.import')}</h3>
+      <p class="muted">{t('settings.importIntro')}</p>
+      <FormMessage error={form.formError} success={imported === null ? null : tp('settings.imported', imported)} />
+      {form.formError && badValueAt && <p class="muted">{t('settings.importWhere', { field: badValueAt })}</p>}
+      <div class="field">
+        <label for={IMPORT_FILE}>{t('settings.importFile')}</label>
+        <input
+          ref={fileInput}
+          id={IMPORT_FILE}
+          name={IMPORT_FILE}
+          type="file"
+          accept=".json,application/json"
+          aria-invalid={fileError ? 'true' : undefined}
+          aria-describedby={fileError ? `${IMPORT_FILE}-error` : undefined}
+        />
+        {fileError && (
+          <p class="field-error" id={`${IMPORT_FILE}-error`}>
+            {fileError}
+          </p>
+        )}
+      </div>
+      <button type="submit" disabled={form.busy}>
+        {t('settings.import')}
+      </button>
+    </form>
   );
 }
 
