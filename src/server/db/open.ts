@@ -229,8 +229,9 @@ const STATEMENT_CACHE_MAX = 500;
 /**
  * Kysely prepares every query anew, which on a hot read (session lookup, goal list) costs as much as running it
  * (docs/decisions/0035-sqlite-statement-cache.md). Reusing a statement is safe because better-sqlite3 runs one
- * statement at a time, to its end, on the single connection (Kysely's driver and the direct statements alike). Kysely sends values as parameters, so the distinct SQL texts are
- * few; the bound only stops a pathological caller from growing the cache forever.
+ * statement at a time, to its end, on the single connection (Kysely's driver and the direct statements alike).
+ * Kysely sends values as parameters, so the distinct SQL texts are few; the bound only stops a pathological caller
+ * from growing the cache forever.
  */
 function statementCache(sqlite: SqliteDatabase.Database): (sql: string) => SqliteDatabase.Statement {
   const statements = new Map<string, SqliteDatabase.Statement>();

@@ -29,11 +29,15 @@ const GOALS_PER_READ = 500;
  * Two statements per 500 goals, whatever the number of reminders (decision 0126). The ONE place reminders read goal
  * data, so a change of how amounts are stored is made here alone.
  */
-export async function goalDays(db: Kysely<Database>, wanted: GoalDate[]): Promise<Map<string, GoalDay>> {
+export async function goalDays(
+  db: Kysely<Database>,
+  wanted: GoalDate[],
+  goalsPerRead: number = GOALS_PER_READ,
+): Promise<Map<string, GoalDay>> {
   const days = new Map<string, GoalDay>();
   const goalIds = [...new Set(wanted.map((each) => each.goalId))];
-  for (let from = 0; from < goalIds.length; from += GOALS_PER_READ) {
-    const ids = goalIds.slice(from, from + GOALS_PER_READ);
+  for (let from = 0; from < goalIds.length; from += goalsPerRead) {
+    const ids = goalIds.slice(from, from + goalsPerRead);
     const inPart = new Set(ids);
     const part = wanted.filter((each) => inPart.has(each.goalId));
     const goals = await db

@@ -96,7 +96,7 @@ export class ReminderScheduler {
     );
     const open = due.filter(({ reminder, local }) => !taken.has(sendKey(reminder.goal_id, local.date)));
     // A read first, of all of them at once: a goal whose target is met (or that is over) costs no write transaction
-    // every check, and a thousand of them cost two statements, not two thousand (decision 0126).
+    // every check, and a thousand of them cost four statements, not two thousand (decision 0126).
     const days = await goalDays(
       db,
       open.map(({ reminder, local }) => ({ goalId: reminder.goal_id, date: local.date })),
