@@ -14,6 +14,8 @@ import { REMINDER_CHANNELS } from '../reminders.js';
  * rather than drop the value silently. Only a change that an old reader would misread bumps `version`.
  */
 export const EXPORT_FORMAT = 'steady-export';
+/** The largest `position` a goal may carry: goal_layout.position is a 32-bit integer on PostgreSQL. */
+export const EXPORT_POSITION_MAX = 2_147_483_647;
 export const EXPORT_VERSION = 1;
 
 const isoTime = (description = 'UTC instant, ISO 8601 (Date.prototype.toISOString)') =>
@@ -48,7 +50,7 @@ const ExportedGoal = Type.Object(
     position: Type.Optional(
       Type.Integer({
         minimum: 0,
-        maximum: 2_147_483_647,
+        maximum: EXPORT_POSITION_MAX,
         description:
           "The goal's place in the owner's order (GET /api/goal-layout), lowest first; absent for a goal never " +
           'placed, which follows the placed ones in creation order',

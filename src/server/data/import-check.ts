@@ -2,7 +2,7 @@ import type { NewGoal } from '../goals/validation.js';
 import { checkedGoalChanges } from '../goals/validation.js';
 import { parseStart } from '../goals/start.js';
 import { HttpError } from '../http/errors.js';
-import { EXPORT_FORMAT, EXPORT_VERSION } from '../../common/contract/export-format.js';
+import { EXPORT_FORMAT, EXPORT_POSITION_MAX, EXPORT_VERSION } from '../../common/contract/export-format.js';
 import { isReminderChannel, isReminderTime, type ReminderChannel } from '../../common/reminders.js';
 
 /** A goal of an import, checked and ready to store, with the times, layout and reminder it keeps from the export. */
@@ -38,8 +38,6 @@ const GOAL_KEYS = new Set<string>([
   'reminder',
 ]);
 const REMINDER_KEYS = new Set(['time', 'channel']);
-/** goal_layout.position is a 32-bit integer on PostgreSQL. */
-const POSITION_MAX = 2_147_483_647;
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
 /**
@@ -91,7 +89,7 @@ function checkedGoal(path: string, raw: unknown): ImportedGoal {
 }
 
 function checkedPosition(path: string, raw: unknown): number {
-  if (!Number.isInteger(raw) || (raw as number) < 0 || (raw as number) > POSITION_MAX) {
+  if (!Number.isInteger(raw) || (raw as number) < 0 || (raw as number) > EXPORT_POSITION_MAX) {
     throw new ImportProblem(path, 'must be a whole number from 0');
   }
   return raw as number;
