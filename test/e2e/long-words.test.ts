@@ -28,7 +28,8 @@ const LOCALES = ['de', 'en', 'pl'] as const;
 async function fillAndSubmit(page: Page): Promise<void> {
   await page.evaluate((text) => {
     const textual =
-      'input:not([type=number]):not([type=date]):not([type=checkbox]):not([type=radio]):not([readonly]):not([disabled])';
+      'input:not([type=number]):not([type=date]):not([type=checkbox]):not([type=radio]):not([type=file])' +
+      ':not([readonly]):not([disabled])';
     for (const form of document.querySelectorAll('form')) {
       const inputs = [...form.querySelectorAll<HTMLInputElement>(textual)];
       if (inputs.length === 0) continue;
