@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
+import { parseDatabaseUrl } from '../../src/server/config.js';
+import { migrateToLatest } from '../../src/server/db/migrate.js';
+import { type DatabaseHandle, openDatabase } from '../../src/server/db/open.js';
+import type { Database } from '../../src/server/db/schema.js';
 
 /**
  * A fresh, empty database for one test app. SQLite by default (a file in a new temp folder); PostgreSQL when
@@ -62,4 +67,31 @@ async function withAdminClient(work: (client: pg.Client) => Promise<unknown>): P
   } finally {
     await client.end();
   }
+}
+
+export type OpenTestDatabase = DatabaseHandle & { url: string; closeAndDrop(): Promise<void> };
+
+/** A fresh database with every migration, opened as the server opens it; `closeAndDrop` ends it. */
+export async function openTestDatabase(kind: 'sqlite' | 'postgres' = testDatabaseKind()): Promise<OpenTestDatabase> {
+  const testDb = await createTestDatabase(kind);
+  const handle = await openDatabase(parseDatabaseUrl(testDb.url));
+  await migrateToLatest(handle.db, handle.dialect);
+  return {
+    ...handle,
+    url: testDb.url,
+    async closeAndDrop() {
+      await handle.close();
+      await testDb.drop();
+    },
+  };
+}
+
+/** A user row for store tests (no password: nobody logs in); its id. */
+export async function insertTestUser(db: Kysely<Database>, email: string, name = email): Promise<number> {
+  const { id } = await db
+    .insertInto('users')
+    .values({ email, password_hash: 'not a hash', name, locale: 'en', created_at: 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }

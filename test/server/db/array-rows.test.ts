@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { parseDatabaseUrl } from '../../../src/server/config.js';
 import { selectArrayRows } from '../../../src/server/db/array-rows.js';
-import { migrateToLatest } from '../../../src/server/db/migrate.js';
-import { type DatabaseHandle, openDatabase } from '../../../src/server/db/open.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { insertTestUser, type OpenTestDatabase, openTestDatabase } from '../../support/database.js';
 
-let testDb: TestDatabase;
-let database: DatabaseHandle;
+let database: OpenTestDatabase;
 let userId: number;
 before(async () => {
-  testDb = await createTestDatabase();
-  database = await openDatabase(parseDatabaseUrl(testDb.url));
-  await migrateToLatest(database.db, database.dialect);
-  ({ id: userId } = await database.db
-    .insertInto('users')
-    .values({ email: 'anna@example.com', password_hash: 'not a hash', name: 'Anna', locale: 'en', created_at: 0 })
-    .returning('id')
-    .executeTakeFirstOrThrow());
+  database = await openTestDatabase();
+  userId = await insertTestUser(database.db, 'anna@example.com', 'Anna');
   const { id: goalId } = await database.db
     .insertInto('goals')
     .values({
@@ -44,10 +34,7 @@ before(async () => {
     .values([entry('2026-11-01', 0.30000000000000004), entry('2026-11-02', null), entry('2026-11-02', -1e-300)])
     .execute();
 });
-after(async () => {
-  await database.close();
-  await testDb.drop();
-});
+after(() => database.closeAndDrop());
 
 const entriesQuery = () =>
   database.db

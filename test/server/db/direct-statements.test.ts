@@ -3,32 +3,19 @@ import { after, before, test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { parseDatabaseUrl } from '../../../src/server/config.js';
-import { migrateToLatest } from '../../../src/server/db/migrate.js';
-import { type DatabaseHandle, openDatabase } from '../../../src/server/db/open.js';
 import { precompiled } from '../../../src/server/db/precompiled.js';
 import type { Database } from '../../../src/server/db/schema.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { insertTestUser, type OpenTestDatabase, openTestDatabase } from '../../support/database.js';
 
 // Decision 0124: on SQLite precompiled statements skip Kysely's driver. These tests run on SQLite whatever TEST_DB
 // says, since PostgreSQL has no such path.
-let testDb: TestDatabase;
-let database: DatabaseHandle;
+let database: OpenTestDatabase;
 let annaId: number;
 before(async () => {
-  testDb = await createTestDatabase('sqlite');
-  database = await openDatabase(parseDatabaseUrl(testDb.url));
-  await migrateToLatest(database.db, database.dialect);
-  ({ id: annaId } = await database.db
-    .insertInto('users')
-    .values({ email: 'anna@example.com', password_hash: 'not a hash', name: 'Anna', locale: 'en', created_at: 0 })
-    .returning('id')
-    .executeTakeFirstOrThrow());
+  database = await openTestDatabase('sqlite');
+  annaId = await insertTestUser(database.db, 'anna@example.com', 'Anna');
 });
-after(async () => {
-  await database.close();
-  await testDb.drop();
-});
+after(() => database.closeAndDrop());
 
 const nameQuery = precompiled((db: Kysely<Database>, p: { id: number }) =>
   db.selectFrom('users').select('name').where('id', '=', p.id),
@@ -38,7 +25,7 @@ const renameQuery = precompiled((db: Kysely<Database>, p: { id: number; name: st
 );
 
 test('on SQLite a precompiled statement runs within the call, not after the promises of Kysely’s driver', async () => {
-  const other = new SqliteDatabase(testDb.url.slice('sqlite:'.length), { readonly: true });
+  const other = new SqliteDatabase(database.url.slice('sqlite:'.length), { readonly: true });
   try {
     const renaming = renameQuery(database.db, { id: annaId, name: 'Anna at once' });
     // Read on a connection of its own before the call's promise had a chance to settle.

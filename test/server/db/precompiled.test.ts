@@ -1,32 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Kysely } from 'kysely';
-import { migrateToLatest } from '../../../src/server/db/migrate.js';
-import { type DatabaseHandle, openDatabase } from '../../../src/server/db/open.js';
 import { precompiled } from '../../../src/server/db/precompiled.js';
 import type { Database } from '../../../src/server/db/schema.js';
-import { parseDatabaseUrl } from '../../../src/server/config.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { insertTestUser, type OpenTestDatabase, openTestDatabase } from '../../support/database.js';
 
-let testDb: TestDatabase;
-let database: DatabaseHandle;
+let database: OpenTestDatabase;
 let ids: { anna: number; ben: number };
 before(async () => {
-  testDb = await createTestDatabase();
-  database = await openDatabase(parseDatabaseUrl(testDb.url));
-  await migrateToLatest(database.db, database.dialect);
-  const insert = (email: string) =>
-    database.db
-      .insertInto('users')
-      .values({ email, password_hash: 'not a hash', name: email, locale: 'en', created_at: 0 })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-  ids = { anna: (await insert('anna@example.com')).id, ben: (await insert('ben@example.com')).id };
+  database = await openTestDatabase();
+  const insert = (email: string) => insertTestUser(database.db, email);
+  ids = { anna: await insert('anna@example.com'), ben: await insert('ben@example.com') };
 });
-after(async () => {
-  await database.close();
-  await testDb.drop();
-});
+after(() => database.closeAndDrop());
 
 test('values are bound by name, whatever the order of the keys or of their first use in the SQL', async () => {
   // The SQL uses `id` before `email`; the objects below name them the other way round.
