@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { GOAL_LIMITS } from '../goal.js';
 import { LIMITS } from '../limits.js';
 import { LOCALES } from '../locales.js';
-import { REMINDER_CHANNELS } from '../reminders.js';
+import { REMINDER_CHANNELS, REMINDER_TIME_PATTERN } from '../reminders.js';
 
 /**
  * The Steady export document, version 1 (docs/api-data.md, docs/steady-export.schema.json, decision 0070).
@@ -61,7 +61,7 @@ const ExportedGoal = Type.Object(
       Type.Object(
         {
           time: Type.String({
-            pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+            pattern: REMINDER_TIME_PATTERN,
             description: "HH:MM in the user's time zone",
           }),
           channel: Type.String({ enum: [...REMINDER_CHANNELS] }),

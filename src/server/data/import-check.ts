@@ -3,7 +3,7 @@ import { checkedGoalChanges } from '../goals/validation.js';
 import { parseStart } from '../goals/start.js';
 import { HttpError } from '../http/errors.js';
 import { EXPORT_FORMAT, EXPORT_POSITION_MAX, EXPORT_VERSION } from '../../common/contract/export-format.js';
-import { isReminderChannel, isReminderTime, type ReminderChannel } from '../../common/reminders.js';
+import { isReminderChannel, isReminderTime, REMINDER_REFUSALS, type ReminderChannel } from '../../common/reminders.js';
 
 /** A goal of an import, checked and ready to store, with the times, layout and reminder it keeps from the export. */
 export interface ImportedGoal extends NewGoal {
@@ -101,8 +101,8 @@ function checkedReminder(path: string, raw: unknown): { time: string; channel: R
   for (const key of Object.keys(reminder))
     if (!REMINDER_KEYS.has(key)) throw new ImportProblem(`${path}.${key}`, 'unknown field');
   const { time, channel } = reminder;
-  if (!isReminderTime(time)) throw new ImportProblem(`${path}.time`, 'must be HH:MM, 00:00 to 23:59');
-  if (!isReminderChannel(channel)) throw new ImportProblem(`${path}.channel`, 'must be push or email');
+  if (!isReminderTime(time)) throw new ImportProblem(`${path}.time`, REMINDER_REFUSALS.time);
+  if (!isReminderChannel(channel)) throw new ImportProblem(`${path}.channel`, REMINDER_REFUSALS.channel);
   return { time, channel };
 }
 

@@ -5,7 +5,7 @@ import type { GoalSets } from '../../common/goal.js';
 import type { ReminderChannel } from '../../common/reminders.js';
 import type { Database, GoalRow } from '../db/schema.js';
 import { type EntryRow, entriesSets, goalsWithEntries } from '../goals/serialize.js';
-import { addImportedLayout, readGoalLayout } from '../goals/layout-store.js';
+import { addImportedLayout } from '../goals/layout-store.js';
 import { entryParts, insertGoals } from '../goals/store.js';
 import { saveReminder } from '../reminders/store.js';
 import type { ImportedGoal } from './import-check.js';
@@ -72,12 +72,8 @@ export async function importGoals(
   await db.transaction().execute(async (trx) => {
     // Written first: the first statement takes SQLite's write lock, as in every writing transaction.
     const ids = await insertGoals(trx, userId, goals, now);
-    const importedIds = new Set(ids);
-    const existingOrder = goals.some((goal) => goal.position !== null)
-      ? (await readGoalLayout(trx, userId)).order.filter((goalId) => !importedIds.has(goalId))
-      : [];
     const imported = goals.map((goal, index) => ({ ...goal, goalId: ids[index]! }));
-    await addImportedLayout(trx, userId, existingOrder, imported);
+    await addImportedLayout(trx, userId, imported);
     for (const { goalId, reminder } of imported) {
       if (reminder) await saveReminder(trx, userId, goalId, reminder, now);
     }

@@ -4,8 +4,9 @@
  *
  * The keys asked for during one turn of the event loop's I/O phase are collected and looked up when that phase
  * ends (`setImmediate`, no timer): a lone request waits only for the end of the turn it arrived in, and under load
- * every request read from the sockets in one turn shares a query. A key asked for twice in one batch is looked up once. When the lookup fails, every
- * caller of that batch sees the failure, as each would have with a query of its own.
+ * every request read from the sockets in one turn shares a query. A key asked for twice in one batch is looked up
+ * once. When the lookup fails, every caller of that batch sees the failure, as each would have with a query of its
+ * own.
  */
 export function coalescedLookup<K, V>(
   lookupMany: (keys: K[]) => Promise<Map<K, V>>,

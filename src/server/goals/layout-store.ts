@@ -102,40 +102,34 @@ export interface ImportedLayout {
 
 /**
  * After an import, in its transaction: the imported goals that had a place in the exporter's order follow every
- * goal the user had (`existingOrder`, in the user's order), in the exporter's order, and the archived ones stay
- * archived. Placing them after the existing goals places those too, in the order they had.
+ * goal the user already had, in the exporter's order, and the archived ones stay archived. Placing them after the
+ * user's goals places those too, in the order they had; without any placed import the user's layout is not touched.
  * Imported goals without a place follow the placed ones in creation order, as they did in the export.
  */
-export async function addImportedLayout(
-  trx: Db,
-  userId: number,
-  existingOrder: number[],
-  imported: ImportedLayout[],
-): Promise<void> {
+export async function addImportedLayout(trx: Db, userId: number, imported: ImportedLayout[]): Promise<void> {
   const placed = imported
     .filter((goal) => goal.position !== null)
     .sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
   const positions = new Map<number, number>();
   if (placed.length > 0) {
-    for (const [position, goalId] of [...existingOrder, ...placed.map((goal) => goal.goalId)].entries()) {
-      positions.set(goalId, position);
+    const importedIds = new Set(imported.map((goal) => goal.goalId));
+    const own = (await readGoalLayout(trx, userId)).order.filter((goalId) => !importedIds.has(goalId));
+    placed.forEach((goal, rank) => positions.set(goal.goalId, own.length + rank));
+    if (own.length > 0) {
+      await trx
+        .insertInto('goal_layout')
+        .values(own.map((goalId, position) => ({ goal_id: goalId, user_id: userId, position, archived_at: null })))
+        .onConflict((oc) => oc.column('goal_id').doUpdateSet((eb) => ({ position: eb.ref('excluded.position') })))
+        .execute();
     }
   }
-  for (const goalId of existingOrder) {
-    const position = positions.get(goalId);
-    if (position === undefined) continue;
-    await trx
-      .insertInto('goal_layout')
-      .values({ goal_id: goalId, user_id: userId, position, archived_at: null })
-      .onConflict((oc) => oc.column('goal_id').doUpdateSet({ position }))
-      .execute();
-  }
-  for (const goal of imported) {
-    const position = positions.get(goal.goalId) ?? null;
-    if (position === null && goal.archivedAt === null) continue;
-    await trx
-      .insertInto('goal_layout')
-      .values({ goal_id: goal.goalId, user_id: userId, position, archived_at: goal.archivedAt })
-      .execute();
-  }
+  const importedRows = imported
+    .map((goal) => ({
+      goal_id: goal.goalId,
+      user_id: userId,
+      position: positions.get(goal.goalId) ?? null,
+      archived_at: goal.archivedAt,
+    }))
+    .filter((row) => row.position !== null || row.archived_at !== null);
+  if (importedRows.length > 0) await trx.insertInto('goal_layout').values(importedRows).execute();
 }

@@ -19,7 +19,8 @@ export interface GoalDate {
   date: string;
 }
 
-export const goalDateKey = ({ goalId, date }: GoalDate) => `${goalId}/${date}`;
+/** The key of a goal on a local date, in maps of days and of reminder sends alike. */
+export const goalDateKey = (goalId: number, date: string) => `${goalId}/${date}`;
 
 /** Goals per statement: far below the bound parameters SQLite and PostgreSQL take. */
 const GOALS_PER_READ = 500;
@@ -55,12 +56,12 @@ export async function goalDays(
       .where('removed_at', 'is', null)
       .groupBy(['goal_id', 'date'])
       .execute();
-    const totals = new Map(sums.map((row) => [goalDateKey({ goalId: row.goal_id, date: row.date }), row.total]));
+    const totals = new Map(sums.map((row) => [goalDateKey(row.goal_id, row.date), row.total]));
     const byId = new Map(goals.map((goal) => [goal.id, goal]));
     for (const each of part) {
       const goal = byId.get(each.goalId);
       if (!goal) continue;
-      const key = goalDateKey(each);
+      const key = goalDateKey(each.goalId, each.date);
       days.set(key, {
         name: goal.name,
         unit: goal.unit,
@@ -76,6 +77,5 @@ export async function goalDays(
 
 /** The goal's fields and the day's total for `date`, or null when the goal is gone. */
 export async function goalDay(db: Kysely<Database>, goalId: number, date: string): Promise<GoalDay | null> {
-  const wanted = { goalId, date };
-  return (await goalDays(db, [wanted])).get(goalDateKey(wanted)) ?? null;
+  return (await goalDays(db, [{ goalId, date }])).get(goalDateKey(goalId, date)) ?? null;
 }

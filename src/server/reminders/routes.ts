@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { ROUTES } from '../../common/contract/routes.js';
-import { canonicalTimeZone, isReminderChannel, isReminderTime } from '../../common/reminders.js';
+import { canonicalTimeZone, isReminderChannel, isReminderTime, REMINDER_REFUSALS } from '../../common/reminders.js';
 import { currentUser } from '../auth/plugin.js';
 import type { AppDeps } from '../deps.js';
 import { fromContract } from '../http/contract.js';
@@ -49,10 +49,9 @@ export const reminderRoutes =
     app.put(ROUTES.putReminder.url, fromContract('putReminder'), async (request) => {
       const user = currentUser(request);
       const { time, channel } = request.body;
-      if (!isReminderTime(time))
-        throw badRequest('invalid_reminder_time', 'time must be HH:MM, 00:00 to 23:59', 'time');
+      if (!isReminderTime(time)) throw badRequest('invalid_reminder_time', `time ${REMINDER_REFUSALS.time}`, 'time');
       if (!isReminderChannel(channel)) {
-        throw badRequest('invalid_reminder_channel', 'channel must be push or email', 'channel');
+        throw badRequest('invalid_reminder_channel', `channel ${REMINDER_REFUSALS.channel}`, 'channel');
       }
       const goalId = await ownGoalId(user.id, request.params.id);
       await saveReminder(db, user.id, goalId, { time, channel }, clock.now());

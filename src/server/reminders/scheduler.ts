@@ -17,7 +17,6 @@ import {
   listPendingSends,
   type PendingSend,
   reclaimSend,
-  sendKey,
 } from './store.js';
 import { reminderOffUrl } from './unsubscribe-link.js';
 import { WallClockPoller } from '../wall-clock-poller.js';
@@ -94,7 +93,7 @@ export class ReminderScheduler {
       due.map(({ reminder }) => reminder.goal_id),
       [...new Set(due.map(({ local }) => local.date))],
     );
-    const open = due.filter(({ reminder, local }) => !taken.has(sendKey(reminder.goal_id, local.date)));
+    const open = due.filter(({ reminder, local }) => !taken.has(goalDateKey(reminder.goal_id, local.date)));
     // A read first, of all of them at once: a goal whose target is met (or that is over) costs no write transaction
     // every check, and a thousand of them cost four statements, not two thousand (decision 0126).
     const days = await goalDays(
@@ -103,7 +102,7 @@ export class ReminderScheduler {
     );
     for (const { reminder, local } of open) {
       const stillDue = (goal: GoalDay) => runsOn(goal, local.date) && belowTarget(goal);
-      const before = days.get(goalDateKey({ goalId: reminder.goal_id, date: local.date }));
+      const before = days.get(goalDateKey(reminder.goal_id, local.date));
       if (!before || !stillDue(before)) continue;
       const claim = {
         goal_id: reminder.goal_id,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, ReminderSendsTable } from '../db/schema.js';
 import type { ReminderChannel } from '../../common/reminders.js';
-import { goalDay, type GoalDay } from './goal-day-store.js';
+import { goalDateKey, goalDay, type GoalDay } from './goal-day-store.js';
 
 export interface ReminderSetting {
   goal_id: number;
@@ -84,10 +84,8 @@ export async function findSends(db: Kysely<Database>, goalIds: number[], dates: 
     .where('goal_id', 'in', goalIds)
     .where('local_date', 'in', dates)
     .execute();
-  return new Set(rows.map((row) => sendKey(row.goal_id, row.local_date)));
+  return new Set(rows.map((row) => goalDateKey(row.goal_id, row.local_date)));
 }
-
-export const sendKey = (goalId: number, localDate: string) => `${goalId}/${localDate}`;
 
 export interface SendClaim {
   goal_id: number;

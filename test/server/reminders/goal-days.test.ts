@@ -33,14 +33,15 @@ test('the days of many goals read in parts are the days read one by one; a goal 
 
   const oneByOne = new Map();
   for (const each of wanted) {
-    const day = (await goalDays(steady.deps.db, [each])).get(goalDateKey(each));
-    if (day) oneByOne.set(goalDateKey(each), day);
+    const key = goalDateKey(each.goalId, each.date);
+    const day = (await goalDays(steady.deps.db, [each])).get(key);
+    if (day) oneByOne.set(key, day);
   }
   assert.equal(oneByOne.size, 8, 'four goals on two dates');
   assert.deepEqual(await goalDays(steady.deps.db, wanted, 2), oneByOne);
   assert.deepEqual(await goalDays(steady.deps.db, wanted), oneByOne);
-  const walk = oneByOne.get(goalDateKey({ goalId: ids[0]!, date: '2026-01-15' }));
+  const walk = oneByOne.get(goalDateKey(ids[0]!, '2026-01-15'));
   assert.deepEqual(walk, { name: 'Walk', unit: 'x', daily: 10, start: '2026-01-10 00:00:00', days: 30, total: 3500.5 });
-  assert.equal(oneByOne.get(goalDateKey({ goalId: ids[1]!, date: '2026-01-15' })).total, 0, 'a date kept as []');
-  assert.equal(oneByOne.get(goalDateKey({ goalId: ids[2]!, date: '2026-01-15' })).total, 0.1 + 0.2);
+  assert.equal(oneByOne.get(goalDateKey(ids[1]!, '2026-01-15')).total, 0, 'a date kept as []');
+  assert.equal(oneByOne.get(goalDateKey(ids[2]!, '2026-01-15')).total, 0.1 + 0.2);
 });
