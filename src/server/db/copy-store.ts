@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DialectName } from './dialect.js';
+import { inParts } from './parts.js';
 
 /**
  * Whole-table reads and writes for `steady copy`, by table name, so tables added by later migrations are copied
@@ -54,11 +55,8 @@ const PARAMETERS_PER_STATEMENT = 30_000;
 
 export async function insertRows(db: AnyDb, table: DataTable, rows: Row[]): Promise<void> {
   const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / table.columns.length));
-  for (let start = 0; start < rows.length; start += perStatement) {
-    await db
-      .insertInto(table.name)
-      .values(rows.slice(start, start + perStatement))
-      .execute();
+  for (const part of inParts(rows, perStatement)) {
+    await db.insertInto(table.name).values(part).execute();
   }
 }
 

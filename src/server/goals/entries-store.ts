@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound } from '../http/errors.js';
 import { amountChars, EMPTY_DATE_CHARS, type SetsSize, setsSizeRefusal } from './serialize.js';
 import { chainsWritesInOneStatement } from '../db/dialect.js';
 import { precompiled } from '../db/precompiled.js';
+import { inParts } from '../db/parts.js';
 import { bumpGoalsVersion, goalsVersionBump } from './version-store.js';
 
 /*
@@ -29,14 +30,10 @@ interface NewEntry {
 }
 
 async function insertRows(trx: Db, userId: number, goalId: number, entries: NewEntry[], now: number): Promise<void> {
-  for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
+  for (const part of inParts(entries, ROWS_PER_STATEMENT)) {
     await trx
       .insertInto('goal_entries')
-      .values(
-        entries
-          .slice(start, start + ROWS_PER_STATEMENT)
-          .map((entry) => ({ user_id: userId, goal_id: goalId, ...entry, created_at: now })),
-      )
+      .values(part.map((entry) => ({ user_id: userId, goal_id: goalId, ...entry, created_at: now })))
       .execute();
   }
 }
@@ -129,20 +126,13 @@ interface ReplaceWrites {
 /** SQLite: each kind of write in statements of ROWS_PER_STATEMENT rows, then the list version. */
 async function replaceWritesOneByOne(trx: Db, userId: number, goalId: number, writes: ReplaceWrites, now: number) {
   const { tombstones, changed, deleted, inserted } = writes;
-  for (let start = 0; start < tombstones.length; start += ROWS_PER_STATEMENT) {
-    await trx
-      .updateTable('goal_entries')
-      .set({ removed_at: now })
-      .where('id', 'in', tombstones.slice(start, start + ROWS_PER_STATEMENT))
-      .execute();
+  for (const ids of inParts(tombstones, ROWS_PER_STATEMENT)) {
+    await trx.updateTable('goal_entries').set({ removed_at: now }).where('id', 'in', ids).execute();
   }
   await updateAmounts(trx, changed);
   // Deleted before the new rows go in: a carried entry_id must be free again for the unique index.
-  for (let start = 0; start < deleted.length; start += ROWS_PER_STATEMENT) {
-    await trx
-      .deleteFrom('goal_entries')
-      .where('id', 'in', deleted.slice(start, start + ROWS_PER_STATEMENT))
-      .execute();
+  for (const ids of inParts(deleted, ROWS_PER_STATEMENT)) {
+    await trx.deleteFrom('goal_entries').where('id', 'in', ids).execute();
   }
   await insertRows(trx, userId, goalId, inserted, now);
   await bumpGoalsVersion(trx, userId);
@@ -252,8 +242,7 @@ const amountsUpdateQuery = precompiled((trx: Db, p: Record<string, number>) => {
  * change to fill the statement: the repeated row gets the same amount again.
  */
 async function updateAmounts(trx: Db, changes: ChangedAmount[]): Promise<void> {
-  for (let start = 0; start < changes.length; start += AMOUNTS_PER_UPDATE) {
-    const part = changes.slice(start, start + AMOUNTS_PER_UPDATE);
+  for (const part of inParts(changes, AMOUNTS_PER_UPDATE)) {
     const params: Record<string, number> = {};
     for (const slot of AMOUNT_SLOTS) {
       const { id, amount } = part[Math.min(slot, part.length - 1)]!;

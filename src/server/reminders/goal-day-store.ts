@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { inParts } from '../db/parts.js';
 
 /** What a reminder needs to know about its goal on one local date. */
 export interface GoalDay {
@@ -23,7 +24,7 @@ export interface GoalDate {
 export const goalDateKey = (goalId: number, date: string) => `${goalId}/${date}`;
 
 /** Goals per statement: far below the bound parameters SQLite and PostgreSQL take. */
-const GOALS_PER_READ = 500;
+export const GOALS_PER_READ = 500;
 
 /**
  * The goal's fields and the day's total for each of `wanted`, by `goalDateKey`; a goal that is gone has no entry.
@@ -37,8 +38,7 @@ export async function goalDays(
 ): Promise<Map<string, GoalDay>> {
   const days = new Map<string, GoalDay>();
   const goalIds = [...new Set(wanted.map((each) => each.goalId))];
-  for (let from = 0; from < goalIds.length; from += goalsPerRead) {
-    const ids = goalIds.slice(from, from + goalsPerRead);
+  for (const ids of inParts(goalIds, goalsPerRead)) {
     const inPart = new Set(ids);
     const part = wanted.filter((each) => inPart.has(each.goalId));
     const goals = await db

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, ReminderSendsTable } from '../db/schema.js';
+import { inParts } from '../db/parts.js';
 import type { ReminderChannel } from '../../common/reminders.js';
-import { goalDateKey, goalDay, type GoalDay } from './goal-day-store.js';
+import { GOALS_PER_READ, goalDateKey, goalDay, type GoalDay } from './goal-day-store.js';
 
 export interface ReminderSetting {
   goal_id: number;
@@ -75,16 +76,27 @@ export async function listActiveReminders(db: Kysely<Database>): Promise<ActiveR
     .execute();
 }
 
-/** The (goal, date) pairs among `goalIds` × `dates` that already have a send row (claimed, sent or given up). */
-export async function findSends(db: Kysely<Database>, goalIds: number[], dates: string[]): Promise<Set<string>> {
-  if (goalIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('reminder_sends')
-    .select(['goal_id', 'local_date'])
-    .where('goal_id', 'in', goalIds)
-    .where('local_date', 'in', dates)
-    .execute();
-  return new Set(rows.map((row) => goalDateKey(row.goal_id, row.local_date)));
+/**
+ * The (goal, date) pairs among `goalIds` × `dates` that already have a send row (claimed, sent or given up); one
+ * statement per `goalsPerRead` goals, so any number of due reminders stays within the engines' bound parameters.
+ */
+export async function findSends(
+  db: Kysely<Database>,
+  goalIds: number[],
+  dates: string[],
+  goalsPerRead: number = GOALS_PER_READ,
+): Promise<Set<string>> {
+  const taken = new Set<string>();
+  for (const ids of inParts(goalIds, goalsPerRead)) {
+    const rows = await db
+      .selectFrom('reminder_sends')
+      .select(['goal_id', 'local_date'])
+      .where('goal_id', 'in', ids)
+      .where('local_date', 'in', dates)
+      .execute();
+    for (const row of rows) taken.add(goalDateKey(row.goal_id, row.local_date));
+  }
+  return taken;
 }
 
 export interface SendClaim {
