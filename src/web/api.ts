@@ -61,10 +61,10 @@ export function onUnauthenticated(handler: () => void): void {
   unauthenticated = handler;
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
+async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json', ...headers } };
   if (body !== undefined) {
-    init.headers = { accept: 'application/json', 'content-type': 'application/json' };
+    init.headers = { ...init.headers, 'content-type': 'application/json' };
     init.body = JSON.stringify(body);
   }
   let response: Response;
@@ -103,10 +103,11 @@ const goalPath = (id: string) => `/api/goals/${encodeURIComponent(id)}`;
 const setsPath = (id: string, date: string) => `${goalPath(id)}/sets/${encodeURIComponent(date)}`;
 
 /**
- * A new entry id: `crypto.randomUUID()`, or the same form from `getRandomValues` where randomUUID is missing (it
- * needs a secure context, and a self-hosted server may be reached over plain HTTP in a home network).
+ * A new random UUID, for an entry id or an import's key: `crypto.randomUUID()`, or the same form from
+ * `getRandomValues` where randomUUID is missing (it needs a secure context, and a self-hosted server may be reached
+ * over plain HTTP in a home network).
  */
-export function newEntryId(): string {
+export function newRandomId(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const hex = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0'));
   return `${hex.slice(0, 4).join('')}-${hex.slice(4, 6).join('')}-${hex.slice(6, 8).join('')}-${hex.slice(8, 10).join('')}-${hex.slice(10).join('')}`;
@@ -133,7 +134,9 @@ export const api = {
   changePassword: (oldPassword: string, newPassword: string) =>
     call<Ok>('POST', '/api/change-password', { old_password: oldPassword, new_password: newPassword }),
   deleteAccount: (password: string) => call<Ok>('DELETE', '/api/me', { password }),
-  importGoals: (document: unknown) => call<ImportAnswer>('POST', '/api/import', document),
+  /** `key` names this import: sent again with the same document, the server answers the first import (decision 0127). */
+  importGoals: (document: unknown, key: string) =>
+    call<ImportAnswer>('POST', '/api/import', document, { 'idempotency-key': key }),
   logoutOthers: () => call<Ok>('POST', '/api/sessions/logout-others', {}),
 
   goals: () => call<Goal[]>('GET', '/api/goals'),
@@ -141,7 +144,7 @@ export const api = {
   updateGoal: (id: string, input: GoalPatchBody) => call<Ok>('PATCH', goalPath(id), input),
   deleteGoal: (id: string) => call<Ok>('DELETE', goalPath(id)),
   /** `entryId` makes the log idempotent: a replay of the same entry adds nothing (docs/api-logging.md). */
-  addAmount: (id: string, date: string, amount: number, entryId: string = newEntryId()) =>
+  addAmount: (id: string, date: string, amount: number, entryId: string = newRandomId()) =>
     call<LogAnswer>('POST', setsPath(id, date), { amount, entry_id: entryId }),
   removeAmount: (id: string, date: string, amount: number) =>
     call<LogAnswer>('POST', `${setsPath(id, date)}/remove`, { amount }),

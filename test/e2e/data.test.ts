@@ -55,7 +55,7 @@ test(
     });
 
     await t.test(
-      'import: a file that is no export, a bad value named by its path, then the export itself',
+      'import: a file that is no export, a bad value named by its path, then the export itself, retried after its answer was lost',
       async () => {
         await page.goto(`${server.baseUrl}/#/settings`);
         const form = page.locator('form', { has: page.getByRole('heading', { name: 'Import goals' }) });
@@ -78,6 +78,19 @@ test(
         await form.getByRole('alert').getByText('This file is not a Steady export').waitFor();
         await form.getByText('The first value that is not valid is at goals[0].daily.').waitFor();
 
+        // The first try reaches the server and is imported, but its answer is lost on the way back; the user chooses
+        // the file again and retries. The goal is added once (decision 0127).
+        await page.route(
+          '**/api/import',
+          async (route) => {
+            await route.fetch();
+            await route.abort('connectionreset');
+          },
+          { times: 1 },
+        );
+        await form.getByLabel('Export file (JSON)').setInputFiles(exportFile);
+        await form.getByRole('button', { name: 'Import goals' }).click();
+        await form.getByText('The server could not be reached. Check your connection and try again.').waitFor();
         await form.getByLabel('Export file (JSON)').setInputFiles(exportFile);
         await form.getByRole('button', { name: 'Import goals' }).click();
         await form.getByText('1 goal imported.').waitFor();

@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   'goal_too_large',
   'invalid_entry_id',
   'invalid_import',
+  'invalid_idempotency_key',
   'invalid_timezone',
   'invalid_reminder_time',
   'invalid_reminder_channel',
@@ -55,6 +56,7 @@ export const ERROR_CODES = [
   'invite_not_found',
   // Conflicts
   'entry_id_conflict',
+  'idempotency_key_reused',
   // Server side
   'mail_failed',
   'database_unavailable',

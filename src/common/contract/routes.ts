@@ -53,6 +53,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Not allowed (or a cross-site request)',
   404: 'Not found',
   409: 'Conflict',
+  422: 'The Idempotency-Key came earlier with another request body',
   413: 'Request body too large',
   415: 'Request body is not JSON',
   429: 'Too many attempts (Retry-After says when to try again)',
@@ -352,11 +353,13 @@ export const ROUTES = {
     auth: 'required',
     tags: ['data'],
     summary:
-      'Add the goals of an export document (all or nothing; up to 20 MB; 400 invalid_import names the bad value)',
-    // Checked by hand (data/import-check.ts), so every refusal is `invalid_import` with the path of the bad value.
+      'Add the goals of an export document (all or nothing; up to 20 MB; 400 invalid_import names the bad value; ' +
+      'an Idempotency-Key header makes a retry answer the first import instead of adding the goals again)',
+    // Checked by hand (data/import-check.ts), so every refusal of the document is `invalid_import` with the path of
+    // the bad value.
     documentedBody: S.ExportDocument,
     success: S.ImportAnswer,
-    errors: [],
+    errors: [422],
   }),
   deleteMe: route({
     method: 'DELETE',

@@ -9,7 +9,8 @@ import { currentUser, sessionContext } from '../auth/plugin.js';
 import { endSession } from '../auth/session.js';
 import { spendAttempt, type ThrottleRuleName } from '../auth/throttle.js';
 import type { AppDeps } from '../deps.js';
-import { badRequest, unauthorized } from '../http/errors.js';
+import { badRequest, HttpError, unauthorized } from '../http/errors.js';
+import { hashedBody, IDEMPOTENCY_KEY_FIELD, idempotencyKeyOf } from '../http/idempotency-key.js';
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
 import { exportCsv, exportFileName, exportJson } from './export.js';
@@ -69,23 +70,39 @@ export const dataRoutes =
     });
 
     const importPlaces = new ConcurrencyLimit(IMPORTS_AT_ONCE);
+    /** The SHA-256 of each keyed import's body, taken as it is read (decision 0127). */
+    const bodyHashes = new WeakMap<object, string>();
     app.post(
       ROUTES.importGoals.url,
       {
         ...fromContract('importGoals'),
         bodyLimit: IMPORT_BODY_LIMIT_BYTES,
-        // After the session check (onRequest), before the body is read: a waiting upload waits in the network.
-        preParsing: async (_request, reply, payload) => {
+        // After the session check (onRequest), before the body is read: a waiting upload waits in the network, and a
+        // malformed key is refused before 20 MB are sent.
+        preParsing: async (request, reply, payload) => {
+          const keyed = idempotencyKeyOf(request) !== undefined;
           await holdUntilAnswered(importPlaces, reply as FastifyReply);
-          return payload;
+          return keyed ? hashedBody(payload, (hex) => bodyHashes.set(request, hex)) : payload;
         },
       },
       async (request) => {
         const user = currentUser(request);
         // Throws ImportProblem: 400 invalid_import with the path of the bad value as `field`, before anything is written.
         const goals = checkedImport(request.body);
-        await importGoals(db, user.id, goals, clock.now());
-        return { ok: true as const, goals: goals.length };
+        const key = idempotencyKeyOf(request);
+        const outcome = await importGoals(
+          db,
+          user.id,
+          goals,
+          clock.now(),
+          key === undefined ? undefined : { key, documentHash: bodyHashes.get(request)! },
+        );
+        if (outcome === 'key_reused') {
+          throw new HttpError(422, 'idempotency_key_reused', 'This Idempotency-Key came with another document', {
+            field: IDEMPOTENCY_KEY_FIELD,
+          });
+        }
+        return { ok: true as const, goals: outcome.goals };
       },
     );
 

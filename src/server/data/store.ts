@@ -68,16 +68,63 @@ export async function importGoals(
   userId: number,
   goals: ImportedGoal[],
   now: number,
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    // Written first: the first statement takes SQLite's write lock, as in every writing transaction.
+  key?: ImportKey,
+): Promise<ImportOutcome> {
+  return db.transaction().execute(async (trx) => {
+    // Written first (the key, else the goals): the first statement takes SQLite's write lock, as in every writing
+    // transaction, and on PostgreSQL a second request with the same key waits here until this one has ended.
+    if (key) {
+      const earlier = await claimImportKey(trx, userId, key, goals.length, now);
+      if (earlier) return earlier.document_hash === key.documentHash ? { goals: earlier.goals } : 'key_reused';
+    }
     const ids = await insertGoals(trx, userId, goals, now);
     const imported = goals.map((goal, index) => ({ ...goal, goalId: ids[index]! }));
     await addImportedLayout(trx, userId, imported);
     for (const { goalId, reminder } of imported) {
       if (reminder) await saveReminder(trx, userId, goalId, reminder, now);
     }
+    return { goals: goals.length };
   });
+}
+
+/** An import's `Idempotency-Key` and the SHA-256 (hex) of its request body (decision 0127). */
+export interface ImportKey {
+  key: string;
+  documentHash: string;
+}
+
+/**
+ * The goals an import added (or, repeated, the first time added), or `key_reused` when its key came earlier with
+ * another document and nothing was added.
+ */
+export type ImportOutcome = { goals: number } | 'key_reused';
+
+/** How long an import's key is remembered: a retry after a lost answer comes within minutes, a day is ample. */
+export const IMPORT_KEY_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Records `key` for this import, after sweeping the user's keys older than IMPORT_KEY_KEPT_MS (the table stays small
+ * without a background job); answers the earlier import's row when the user sent the key within that time.
+ */
+async function claimImportKey(trx: Kysely<Database>, userId: number, key: ImportKey, goals: number, now: number) {
+  await trx
+    .deleteFrom('import_keys')
+    .where('user_id', '=', userId)
+    .where('created_at', '<=', now - IMPORT_KEY_KEPT_MS)
+    .execute();
+  const claimed = await trx
+    .insertInto('import_keys')
+    .values({ user_id: userId, key: key.key, document_hash: key.documentHash, goals, created_at: now })
+    .onConflict((conflict) => conflict.columns(['user_id', 'key']).doNothing())
+    .returning('user_id')
+    .executeTakeFirst();
+  if (claimed) return undefined;
+  return trx
+    .selectFrom('import_keys')
+    .select(['document_hash', 'goals'])
+    .where('user_id', '=', userId)
+    .where('key', '=', key.key)
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -105,6 +152,7 @@ export async function deleteUserEverywhere(db: Kysely<Database>, user: { id: num
     ];
     await trx.deleteFrom('goal_entries').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('goal_layout').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('import_keys').where('user_id', '=', user.id).execute();
     // Reminder tables first: they refer to the goals.
     await trx.deleteFrom('reminder_sends').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('reminders').where('user_id', '=', user.id).execute();

@@ -20,6 +20,7 @@ export interface Database {
   reminders: RemindersTable;
   push_subscriptions: PushSubscriptionsTable;
   reminder_sends: ReminderSendsTable;
+  import_keys: ImportKeysTable;
 }
 
 export interface UsersTable {
@@ -144,6 +145,17 @@ export interface ServerStateTable {
 }
 
 /** A goal's place in its owner's order and its archive state (migration 0008, decision 0093). */
+/** The `Idempotency-Key` of a recent import (decision 0127); kept a day. */
+export interface ImportKeysTable {
+  user_id: number;
+  key: string;
+  /** SHA-256 (hex) of the import's request body. */
+  document_hash: string;
+  /** The number of goals the import added: the answer to a repeat. */
+  goals: number;
+  created_at: number;
+}
+
 export interface GoalLayoutTable {
   goal_id: number;
   user_id: number;

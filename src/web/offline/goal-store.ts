@@ -1,5 +1,5 @@
 import { addDays, localDateKey } from '../../common/progress.js';
-import { ApiError, api, type Goal, type GoalLayout, newEntryId } from '../api.js';
+import { ApiError, api, type Goal, type GoalLayout, newRandomId } from '../api.js';
 import { idbAll, idbDelete, idbGet, idbPut } from './idb.js';
 import { type Entry, type QueuedOp, withQueuedOps } from './overlay.js';
 import { requestBackgroundSync } from './background-sync.js';
@@ -170,7 +170,7 @@ export class GoalStore {
 
   /** Logs `amount` now (shown at once) and sends it when it can. */
   log(goalId: string, date: string, amount: number): void {
-    void this.enqueue({ user_id: this.userId, kind: 'log', entry_id: newEntryId(), goal_id: goalId, date, amount });
+    void this.enqueue({ user_id: this.userId, kind: 'log', entry_id: newRandomId(), goal_id: goalId, date, amount });
   }
 
   /**

@@ -73,6 +73,9 @@ test('DELETE /api/me removes every row of the user in every table, logs out ever
   const keys = { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) };
   await anna.post('/api/push/subscriptions', { endpoint: 'https://8.8.8.8/push/anna', keys });
   await createReminderScheduler(steady.deps, { info() {}, warn() {}, error() {} }).check();
+  // An import with an Idempotency-Key (decision 0127) leaves its key behind.
+  const exported = (await anna.get('/api/export')).body;
+  assert.equal((await anna.post('/api/import', exported, { 'idempotency-key': 'anna-import' })).status, 200);
   const annaPhone = steady.client();
   assert.equal((await annaPhone.post('/api/login', { email: 'anna@example.com', password: PASSWORD })).status, 200);
   assert.equal((await steady.client().post('/api/reset-request', { email: 'anna@example.com' })).status, 200);
@@ -98,6 +101,7 @@ test('DELETE /api/me removes every row of the user in every table, logs out ever
     'reminders',
     'push_subscriptions',
     'reminder_sends',
+    'import_keys',
   ]) {
     assert.ok((before[table] ?? 0) > 0, `anna has rows in ${table} before: ${JSON.stringify(before)}`);
   }
