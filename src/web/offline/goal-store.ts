@@ -99,8 +99,11 @@ export class GoalStore {
   private readonly onVisible = () => {
     if (document.visibilityState === 'visible') void this.reload();
   };
+  /** The service worker hands a Background Sync over (public/sw.js): this app answers that it sends the queue. */
   private readonly onWorkerMessage = (event: MessageEvent) => {
-    if ((event.data as { type?: unknown } | null)?.type === 'steady-sync') this.onOnline();
+    if ((event.data as { type?: unknown } | null)?.type !== 'steady-sync') return;
+    event.ports[0]?.postMessage('sending');
+    this.onOnline();
   };
 
   private async loadCopy(): Promise<void> {

@@ -97,11 +97,14 @@ async function cacheAssetsOf(html) {
   }
 }
 
-// Background Sync (decision 0095): the app asks for a sync when it queues a log or an undo. When the network is back
-// the browser wakes this worker: an open app is told to send its queue itself (it shows the result); with no tab
-// open the worker sends the IndexedDB outbox (src/web/offline/idb.ts, goal-store.ts) with the same rules. Every log
-// carries its entry_id, so the app and the worker sending the same entry add it once.
+// Background Sync (decisions 0095, 0128): the app asks for a sync when it queues a log or an undo. When the network
+// is back the browser wakes this worker. An open app that answers the hand-over sends its queue itself (it shows the
+// result); otherwise (no tab, or only tabs the browser froze in the background, which answer nothing until they wake)
+// the worker sends the IndexedDB outbox (src/web/offline/idb.ts, goal-store.ts) with the same rules. Every log and
+// every undo of a sent entry carries its entry_id, so the app and the worker sending the same one change it once.
 const SYNC_TAG = 'steady-outbox';
+/** How long an open app has to answer the hand-over; a running one answers at once. */
+const HANDOVER_WAIT_MS = 2000;
 
 self.addEventListener('sync', (event) => {
   if (event.tag === SYNC_TAG) event.waitUntil(syncOutbox());
@@ -109,14 +112,41 @@ self.addEventListener('sync', (event) => {
 
 async function syncOutbox() {
   const windows = await self.clients.matchAll({ type: 'window' });
-  if (windows.length > 0) {
-    for (const client of windows) client.postMessage({ type: 'steady-sync' });
-    return;
-  }
+  if (windows.length > 0 && (await handedOver(windows))) return;
+  // A frozen tab still holds the queue in memory and sends it when it wakes: only what is safe to send twice may be
+  // sent now.
+  await sendOutbox({ onlyRepeatable: windows.length > 0 });
+}
+
+/** True when an open app takes the sync over: it answers on the message's port. */
+function handedOver(windows) {
+  return new Promise((resolve) => {
+    const ports = [];
+    const decide = (taken) => {
+      clearTimeout(timer);
+      for (const port of ports) port.close();
+      resolve(taken);
+    };
+    const timer = setTimeout(() => decide(false), HANDOVER_WAIT_MS);
+    for (const client of windows) {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => decide(true);
+      ports.push(channel.port1);
+      client.postMessage({ type: 'steady-sync' }, [channel.port2]);
+    }
+  });
+}
+
+/**
+ * Sends the queue in order. With `onlyRepeatable`, stops before the first undo without an entry_id (an amount taken
+ * back by its value, which a second sending would take back twice); it and everything after it wait for the app.
+ */
+async function sendOutbox({ onlyRepeatable }) {
   const db = await openOutbox();
   if (!db) return;
   const ops = (await inStore(db, 'outbox', 'readonly', (store) => store.getAll())).sort((a, b) => a.seq - b.seq);
   for (const op of ops) {
+    if (onlyRepeatable && !op.entry_id) return;
     const path = `/api/goals/${encodeURIComponent(op.goal_id)}/sets/${encodeURIComponent(op.date)}`;
     const body =
       op.kind === 'log'

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import vm from 'node:vm';
+
+// The worker's hand-over of a Background Sync (decision 0128), against a stand-in of the worker scope: an open app
+// answers on the message's port and sends its queue itself; a window that does not answer in time (a tab frozen
+// in the background) leaves the sending to the worker. The browser tests in test/e2e/today.test.ts send for real.
+const source = readFileSync(new URL('../../src/web/public/sw.js', import.meta.url), 'utf8');
+
+interface SentMessage {
+  data: unknown;
+  port: MessagePort | undefined;
+}
+
+function appWindow(answers: boolean, received: SentMessage[]) {
+  return {
+    postMessage(data: unknown, transfer: MessagePort[] = []) {
+      received.push({ data, port: transfer[0] });
+      if (answers) transfer[0]?.postMessage('sending');
+    },
+  };
+}
+
+/** Runs one sync with `windows` open; resolves with whether the worker opened the outbox itself. */
+async function sync(windows: Array<ReturnType<typeof appWindow>>) {
+  const listeners = new Map<string, (event: unknown) => void>();
+  let outboxOpened = false;
+  const self = {
+    location: new URL('https://steady.example.org/sw.js'),
+    addEventListener: (type: string, listener: (event: unknown) => void) => listeners.set(type, listener),
+    clients: { matchAll: async () => windows },
+  };
+  const indexedDB = {
+    open() {
+      outboxOpened = true;
+      const request = { result: null, onsuccess: null, onupgradeneeded: null, onerror: null as null | (() => void) };
+      // No database: the worker finds nothing to send.
+      setImmediate(() => request.onerror?.());
+      return request;
+    },
+  };
+  // The hand-over's wait, shortened twentyfold so the test stays quick.
+  const shortTimeout = (callback: () => void, ms: number) => setTimeout(callback, ms / 20);
+  vm.runInNewContext(source, {
+    self,
+    URL,
+    indexedDB,
+    MessageChannel,
+    setTimeout: shortTimeout,
+    clearTimeout,
+  });
+  let work: Promise<unknown> = Promise.resolve();
+  listeners.get('sync')!({ tag: 'steady-outbox', waitUntil: (promise: Promise<unknown>) => (work = promise) });
+  await work;
+  return outboxOpened;
+}
+
+test('an open app that answers the hand-over sends the queue; the worker leaves it alone', async () => {
+  const received: SentMessage[] = [];
+  assert.equal(await sync([appWindow(false, received), appWindow(true, received)]), false);
+  assert.equal(received.length, 2, 'every window is asked');
+  for (const message of received) {
+    // A copy: the worker's object comes from the stand-in's realm, with its own Object prototype.
+    assert.deepEqual({ ...(message.data as object) }, { type: 'steady-sync' });
+    assert.ok(message.port, 'with a port to answer on');
+    message.port.close();
+  }
+});
+
+test('when no window answers in time (frozen in the background), the worker sends the queue itself', async () => {
+  const received: SentMessage[] = [];
+  assert.equal(await sync([appWindow(false, received)]), true);
+  assert.equal(received.length, 1);
+  received[0]!.port?.close();
+});
+
+test('with no window open, the worker sends the queue at once', async () => {
+  assert.equal(await sync([]), true);
+});
