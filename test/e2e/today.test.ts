@@ -481,21 +481,28 @@ async function syncUntil(who: Device, goalId: string, expected: number[], sync: 
   }
 }
 
-test('Background Sync: with no Steady tab open, the service worker sends the queue itself', async (t) => {
-  if (!chromiumAvailable(t)) return;
-  const { who, goal } = await waterToday(t, 'synced@example.com');
+/**
+ * One glass logged offline on Today under the service worker; then the tab goes to `leaveTo`, the network comes
+ * back, and only the worker's sync can send the entry. Answers when the server has it.
+ */
+async function sentByTheWorkerAfterLeaving(t: TestContext, email: string, leaveTo: string): Promise<void> {
+  const { who, goal } = await waterToday(t, email);
   const { page, context } = who;
   await reloadUnderServiceWorker(page);
 
   await context.setOffline(true);
   await tapLog(page, 'Water', '+1 glasses');
   await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
-  // The tab leaves Steady: only the worker is left to send.
-  await page.goto('about:blank');
+  await page.goto(leaveTo);
   await context.setOffline(false);
 
   await syncUntil(who, goal.id, [1], await outboxSync(context, page));
   await assertAmountsToday(who, goal.id, [1]);
+}
+
+test('Background Sync: with no Steady tab open, the service worker sends the queue itself', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  await sentByTheWorkerAfterLeaving(t, 'synced@example.com', 'about:blank');
 });
 
 /**
@@ -503,25 +510,12 @@ test('Background Sync: with no Steady tab open, the service worker sends the que
  * background does not (headless Chromium does not freeze a page, which is never hidden there): the app's icon,
  * opened in the tab that queued the entries. The worker controls it, so it is one of the worker's windows.
  */
-async function leaveForSilentWindow(page: Page): Promise<void> {
-  await page.goto(`${server.baseUrl}/icon.svg`);
-}
+const silentWindow = () => `${server.baseUrl}/icon.svg`;
 
 test('Background Sync: a Steady tab that does not answer (frozen in the background) does not hold the queue back', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const { who, goal } = await waterToday(t, 'frozen-tab@example.com');
-  const { page, context } = who;
-  await reloadUnderServiceWorker(page);
-
-  await context.setOffline(true);
-  await tapLog(page, 'Water', '+1 glasses');
-  await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
-  await leaveForSilentWindow(page);
-  await context.setOffline(false);
-
   // No window answers within the worker's wait, so it sends the entry itself (decision 0128).
-  await syncUntil(who, goal.id, [1], await outboxSync(context, page));
-  await assertAmountsToday(who, goal.id, [1]);
+  await sentByTheWorkerAfterLeaving(t, 'frozen-tab@example.com', silentWindow());
 });
 
 test('Background Sync: beside a tab that does not answer, an amount undone by its value waits for the app', async (t) => {
@@ -543,7 +537,7 @@ test('Background Sync: beside a tab that does not answer, an amount undone by it
   await row(page, 'Water').getByText('0 / 8 glasses').waitFor();
   await tapLog(page, 'Water', '+1 glasses');
   await row(page, 'Water').getByText('3 entries not sent yet').waitFor();
-  await leaveForSilentWindow(page);
+  await page.goto(silentWindow());
   await context.setOffline(false);
 
   // A frozen tab that wakes sends its queue from memory: a removal by value sent by the worker as well would take a
