@@ -101,10 +101,13 @@ export type ImportOutcome = { goals: number } | 'key_reused';
 
 /** How long an import's key is remembered: a retry after a lost answer comes within minutes, a day is ample. */
 export const IMPORT_KEY_KEPT_MS = 24 * 60 * 60 * 1000;
+/** The most keys kept per user, newest first: an import of no goals adds a key and nothing else. */
+export const IMPORT_KEYS_KEPT_MAX = 100;
 
 /**
- * Records `key` for this import, after sweeping the user's keys older than IMPORT_KEY_KEPT_MS (the table stays small
- * without a background job); answers the earlier import's row when the user sent the key within that time.
+ * Records `key` for this import, after sweeping the user's keys older than IMPORT_KEY_KEPT_MS and those past the
+ * newest IMPORT_KEYS_KEPT_MAX (the table stays small without a background job); answers the earlier import's row
+ * when the user sent the key within that time.
  */
 async function claimImportKey(trx: Kysely<Database>, userId: number, key: ImportKey, goals: number, now: number) {
   await trx
@@ -118,7 +121,21 @@ async function claimImportKey(trx: Kysely<Database>, userId: number, key: Import
     .onConflict((conflict) => conflict.columns(['user_id', 'key']).doNothing())
     .returning('user_id')
     .executeTakeFirst();
-  if (claimed) return undefined;
+  if (claimed) {
+    await trx
+      .deleteFrom('import_keys')
+      .where('user_id', '=', userId)
+      .where('key', 'not in', (eb) =>
+        eb
+          .selectFrom('import_keys')
+          .select('key')
+          .where('user_id', '=', userId)
+          .orderBy('created_at', 'desc')
+          .limit(IMPORT_KEYS_KEPT_MAX),
+      )
+      .execute();
+    return undefined;
+  }
   return trx
     .selectFrom('import_keys')
     .select(['document_hash', 'goals'])

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { IMPORT_KEY_KEPT_MS } from '../../../src/server/data/store.js';
+import { IMPORT_KEY_KEPT_MS, IMPORT_KEYS_KEPT_MAX } from '../../../src/server/data/store.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
 
@@ -95,4 +95,20 @@ test('a malformed key is refused (400 invalid_idempotency_key) before anything i
   }
   assert.equal((await finn.post('/api/import', doc, keyed('x'.repeat(100)))).status, 200, '100 characters are taken');
   assert.deepEqual(await goalNames(finn), ['Yoga']);
+});
+
+test('a user keeps at most the newest 100 keys, so imports of no goals cannot fill the table', async () => {
+  const empty = await exportOf();
+  const gina = await newUser();
+  const { id: userId } = (await gina.get('/api/me')).body;
+  for (let i = 0; i <= IMPORT_KEYS_KEPT_MAX; i++) {
+    steady.clock.advance(1);
+    assert.equal((await gina.post('/api/import', empty, keyed(`empty-${i}`))).status, 200);
+  }
+  const keys = await steady.deps.db.selectFrom('import_keys').select('key').where('user_id', '=', userId).execute();
+  assert.equal(keys.length, IMPORT_KEYS_KEPT_MAX);
+  assert.ok(!keys.some((row) => row.key === 'empty-0'), 'the oldest key is gone');
+  // The newest key still names its import: the same key with another document is refused.
+  const other = await gina.post('/api/import', await exportOf('Hike'), keyed(`empty-${IMPORT_KEYS_KEPT_MAX}`));
+  assert.equal(other.status, 422);
 });
