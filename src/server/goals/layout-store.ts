@@ -58,19 +58,26 @@ export async function setGoalOrder(db: Db, userId: number, goalIds: number[]): P
         // Undo the reset above: nothing changes for a refused request.
         throw new ForeignGoals(foreign);
       }
-      for (const [position, goalId] of goalIds.entries()) {
-        await trx
-          .insertInto('goal_layout')
-          .values({ goal_id: goalId, user_id: userId, position, archived_at: null })
-          .onConflict((oc) => oc.column('goal_id').doUpdateSet({ position }))
-          .execute();
-      }
+      await placeInOrder(trx, userId, goalIds);
       return [];
     })
     .catch((error: unknown) => {
       if (error instanceof ForeignGoals) return error.goalIds;
       throw error;
     });
+}
+
+/**
+ * Gives the user's goals `goalIds` the positions 0, 1, ... in one statement (at most the goal cap of rows); a goal
+ * without a layout row gets one, not archived, and an archived goal stays archived.
+ */
+async function placeInOrder(trx: Db, userId: number, goalIds: number[]): Promise<void> {
+  if (goalIds.length === 0) return;
+  await trx
+    .insertInto('goal_layout')
+    .values(goalIds.map((goalId, position) => ({ goal_id: goalId, user_id: userId, position, archived_at: null })))
+    .onConflict((oc) => oc.column('goal_id').doUpdateSet((eb) => ({ position: eb.ref('excluded.position') })))
+    .execute();
 }
 
 class ForeignGoals extends Error {
@@ -115,13 +122,7 @@ export async function addImportedLayout(trx: Db, userId: number, imported: Impor
     const importedIds = new Set(imported.map((goal) => goal.goalId));
     const own = (await readGoalLayout(trx, userId)).order.filter((goalId) => !importedIds.has(goalId));
     placed.forEach((goal, rank) => positions.set(goal.goalId, own.length + rank));
-    if (own.length > 0) {
-      await trx
-        .insertInto('goal_layout')
-        .values(own.map((goalId, position) => ({ goal_id: goalId, user_id: userId, position, archived_at: null })))
-        .onConflict((oc) => oc.column('goal_id').doUpdateSet((eb) => ({ position: eb.ref('excluded.position') })))
-        .execute();
-    }
+    await placeInOrder(trx, userId, own);
   }
   const importedRows = imported
     .map((goal) => ({

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { setGoalOrder } from '../../../src/server/goals/layout-store.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
+import { loggedDatabase } from '../../support/logged-database.js';
 
 let steady: TestApp;
 let emails = 0;
@@ -122,4 +124,22 @@ test('deleting a goal removes its layout row (ON DELETE CASCADE)', async () => {
   assert.deepEqual(await layout(anna), { order: [a], archived: [] });
   const rows = await steady.deps.db.selectFrom('goal_layout').selectAll().where('goal_id', '=', Number(b)).execute();
   assert.deepEqual(rows, []);
+});
+
+test('an order of many goals is written in a fixed number of statements, whatever their count', async () => {
+  const logged = loggedDatabase(steady.deps.config.database);
+  try {
+    const statementsOfAnOrder = async (count: number) => {
+      const client = await newUser();
+      const { id: userId } = (await client.get('/api/me')).body;
+      const ids = (await createGoals(client, count)).map(Number).reverse();
+      logged.statements.length = 0;
+      assert.deepEqual(await setGoalOrder(logged.db, userId, ids), []);
+      assert.deepEqual((await layout(client)).order, ids.map(String));
+      return logged.statements.length;
+    };
+    assert.equal(await statementsOfAnOrder(12), await statementsOfAnOrder(2));
+  } finally {
+    await logged.close();
+  }
 });
