@@ -62,11 +62,16 @@ export function onUnauthenticated(handler: () => void): void {
 }
 
 async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json', ...headers } };
-  if (body !== undefined) {
-    init.headers = { ...init.headers, 'content-type': 'application/json' };
-    init.body = JSON.stringify(body);
-  }
+  const init: RequestInit = {
+    method,
+    credentials: 'same-origin',
+    headers: {
+      accept: 'application/json',
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...headers,
+    },
+  };
+  if (body !== undefined) init.body = JSON.stringify(body);
   let response: Response;
   try {
     response = await fetch(path, init);

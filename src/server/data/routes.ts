@@ -15,7 +15,7 @@ import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
 import { exportCsv, exportFileName, exportJson } from './export.js';
 import { checkedImport } from './import-check.js';
-import { deleteUserEverywhere, goalsForExport, importGoals } from './store.js';
+import { deleteUserEverywhere, goalsForExport, type ImportKey, importGoals } from './store.js';
 
 /** An import may be large (3,000 dates on many goals); other routes keep 16 KiB or the goals' 1 MiB (http/body-limits.ts). */
 export const IMPORT_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -70,8 +70,8 @@ export const dataRoutes =
     });
 
     const importPlaces = new ConcurrencyLimit(IMPORTS_AT_ONCE);
-    /** The SHA-256 of each keyed import's body, taken as it is read (decision 0127). */
-    const bodyHashes = new WeakMap<object, string>();
+    /** Each keyed import's key and the SHA-256 of its body, taken as the body is read (decision 0127). */
+    const importKeys = new WeakMap<object, ImportKey>();
     app.post(
       ROUTES.importGoals.url,
       {
@@ -80,23 +80,17 @@ export const dataRoutes =
         // After the session check (onRequest), before the body is read: a waiting upload waits in the network, and a
         // malformed key is refused before 20 MB are sent.
         preParsing: async (request, reply, payload) => {
-          const keyed = idempotencyKeyOf(request) !== undefined;
+          const key = idempotencyKeyOf(request);
           await holdUntilAnswered(importPlaces, reply as FastifyReply);
-          return keyed ? hashedBody(payload, (hex) => bodyHashes.set(request, hex)) : payload;
+          if (key === undefined) return payload;
+          return hashedBody(payload, (documentHash) => importKeys.set(request, { key, documentHash }));
         },
       },
       async (request) => {
         const user = currentUser(request);
         // Throws ImportProblem: 400 invalid_import with the path of the bad value as `field`, before anything is written.
         const goals = checkedImport(request.body);
-        const key = idempotencyKeyOf(request);
-        const outcome = await importGoals(
-          db,
-          user.id,
-          goals,
-          clock.now(),
-          key === undefined ? undefined : { key, documentHash: bodyHashes.get(request)! },
-        );
+        const outcome = await importGoals(db, user.id, goals, clock.now(), importKeys.get(request));
         if (outcome === 'key_reused') {
           throw new HttpError(422, 'idempotency_key_reused', 'This Idempotency-Key came with another document', {
             field: IDEMPOTENCY_KEY_FIELD,

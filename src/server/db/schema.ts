@@ -144,7 +144,6 @@ export interface ServerStateTable {
   updated_at: number;
 }
 
-/** A goal's place in its owner's order and its archive state (migration 0008, decision 0093). */
 /** The `Idempotency-Key` of a recent import (decision 0127); kept a day. */
 export interface ImportKeysTable {
   user_id: number;
@@ -156,6 +155,7 @@ export interface ImportKeysTable {
   created_at: number;
 }
 
+/** A goal's place in its owner's order and its archive state (migration 0008, decision 0093). */
 export interface GoalLayoutTable {
   goal_id: number;
   user_id: number;
