@@ -108,7 +108,7 @@ const goalPath = (id: string) => `/api/goals/${encodeURIComponent(id)}`;
 const setsPath = (id: string, date: string) => `${goalPath(id)}/sets/${encodeURIComponent(date)}`;
 
 /**
- * A new random UUID, for an entry id or an import's key: `crypto.randomUUID()`, or the same form from
+ * A new random UUID, for an entry id or an `Idempotency-Key`: `crypto.randomUUID()`, or the same form from
  * `getRandomValues` where randomUUID is missing (it needs a secure context, and a self-hosted server may be reached
  * over plain HTTP in a home network).
  */
@@ -145,7 +145,9 @@ export const api = {
   logoutOthers: () => call<Ok>('POST', '/api/sessions/logout-others', {}),
 
   goals: () => call<Goal[]>('GET', '/api/goals'),
-  createGoal: (input: GoalCreateBody) => call<Goal>('POST', '/api/goals', input),
+  /** `key` names this creation: sent again with the same body, the server answers the goal it made (decision 0130). */
+  createGoal: (input: GoalCreateBody, key: string) =>
+    call<Goal>('POST', '/api/goals', input, { 'idempotency-key': key }),
   updateGoal: (id: string, input: GoalPatchBody) => call<Ok>('PATCH', goalPath(id), input),
   deleteGoal: (id: string) => call<Ok>('DELETE', goalPath(id)),
   /** `entryId` makes the log idempotent: a replay of the same entry adds nothing (docs/api-logging.md). */

@@ -365,32 +365,52 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await phoneShot(page, 'settings-phone-light');
   });
 
-  await step('Ada creates a second goal and deletes it after confirming', async () => {
-    await page.getByRole('link', { name: 'Goals', exact: true }).click();
-    await page.getByRole('link', { name: 'New goal' }).click();
-    await page.getByLabel('What do you want to do?').fill('Read');
-    await page.getByLabel('Daily target').fill('20');
-    await page.getByLabel('Unit').fill('pages');
-    await page.getByRole('button', { name: 'Create goal' }).click();
-    await heading(page, 'Read');
-    await waitForText(page.locator('.facts'), 'Day 1 of 30');
-    await page.getByRole('button', { name: 'Delete goal' }).click();
-    await waitForText(page.locator('.confirm'), 'Delete “Read” and everything logged for it?');
-    await page.getByRole('button', { name: 'Cancel' }).click();
-    await page.waitForFunction(() => document.activeElement?.textContent === 'Delete goal', undefined, {
-      timeout: 5000,
-    });
-    await page.getByRole('button', { name: 'Delete goal' }).click();
-    await page.getByRole('button', { name: 'Yes, delete' }).click();
-    await heading(page, 'Your goals');
-    await waitForText(page.locator('.toast'), 'Goal deleted.');
-    assert.equal(await page.locator('.today-row').count(), 1);
-    const goals = await page.evaluate(async () => (await (await fetch('/api/goals')).json()) as { name: string }[]);
-    assert.deepEqual(
-      goals.map((goal) => goal.name),
-      ['Push-ups daily'],
-    );
-  });
+  await step(
+    'Ada creates a second goal, retried after its answer was lost, and deletes it after confirming',
+    async () => {
+      await page.getByRole('link', { name: 'Goals', exact: true }).click();
+      await page.getByRole('link', { name: 'New goal' }).click();
+      await page.getByLabel('What do you want to do?').fill('Read');
+      await page.getByLabel('Daily target').fill('20');
+      await page.getByLabel('Unit').fill('pages');
+      // The first try reaches the server and creates the goal, but its answer is lost on the way back; Ada taps
+      // again. The goal is created once (decision 0130).
+      let answerLost = false;
+      await page.route('**/api/goals', async (route) => {
+        if (answerLost || route.request().method() !== 'POST') return route.fallback();
+        answerLost = true;
+        await route.fetch();
+        await route.abort('connectionreset');
+      });
+      await page.getByRole('button', { name: 'Create goal' }).click();
+      await waitForText(page.locator('main'), 'The server could not be reached. Check your connection and try again.');
+      await page.getByRole('button', { name: 'Create goal' }).click();
+      await heading(page, 'Read');
+      await page.unroute('**/api/goals');
+      const created = await page.evaluate(async () => (await (await fetch('/api/goals')).json()) as { name: string }[]);
+      assert.deepEqual(
+        created.map((goal) => goal.name),
+        ['Push-ups daily', 'Read'],
+      );
+      await waitForText(page.locator('.facts'), 'Day 1 of 30');
+      await page.getByRole('button', { name: 'Delete goal' }).click();
+      await waitForText(page.locator('.confirm'), 'Delete “Read” and everything logged for it?');
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.waitForFunction(() => document.activeElement?.textContent === 'Delete goal', undefined, {
+        timeout: 5000,
+      });
+      await page.getByRole('button', { name: 'Delete goal' }).click();
+      await page.getByRole('button', { name: 'Yes, delete' }).click();
+      await heading(page, 'Your goals');
+      await waitForText(page.locator('.toast'), 'Goal deleted.');
+      assert.equal(await page.locator('.today-row').count(), 1);
+      const goals = await page.evaluate(async () => (await (await fetch('/api/goals')).json()) as { name: string }[]);
+      assert.deepEqual(
+        goals.map((goal) => goal.name),
+        ['Push-ups daily'],
+      );
+    },
+  );
 
   await step('the app shell starts offline from the service worker, which keeps no API answer', async () => {
     await page.goto(`${server.baseUrl}/#/goals`);

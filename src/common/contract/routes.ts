@@ -207,11 +207,13 @@ export const ROUTES = {
     url: '/api/goals',
     auth: 'required',
     tags: ['goals'],
-    summary: 'Create a goal',
+    summary:
+      'Create a goal (an Idempotency-Key header makes a retry answer the goal the first request made: 404 when it ' +
+      'was deleted since, 422 when the key came with another body)',
     body: S.AnyObject,
     documentedBody: S.GoalCreateBody,
     success: S.Goal,
-    errors: [],
+    errors: [404, 422],
   }),
   patchGoal: route({
     method: 'PATCH',

@@ -9,13 +9,13 @@ import { currentUser, sessionContext } from '../auth/plugin.js';
 import { endSession } from '../auth/session.js';
 import { spendAttempt, type ThrottleRuleName } from '../auth/throttle.js';
 import type { AppDeps } from '../deps.js';
-import { badRequest, HttpError, unauthorized } from '../http/errors.js';
-import { hashedBody, IDEMPOTENCY_KEY_FIELD, idempotencyKeyOf } from '../http/idempotency-key.js';
+import { badRequest, unauthorized } from '../http/errors.js';
+import { idempotencyKeyOf, KeyedBodies, keyReused } from '../http/idempotency-key.js';
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
 import { exportCsv, exportFileName, exportJson } from './export.js';
 import { checkedImport } from './import-check.js';
-import { deleteUserEverywhere, goalsForExport, type ImportKey, importGoals } from './store.js';
+import { deleteUserEverywhere, goalsForExport, importGoals } from './store.js';
 
 /** An import may be large (3,000 dates on many goals); other routes keep 16 KiB or the goals' 1 MiB (http/body-limits.ts). */
 export const IMPORT_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -71,7 +71,7 @@ export const dataRoutes =
 
     const importPlaces = new ConcurrencyLimit(IMPORTS_AT_ONCE);
     /** Each keyed import's key and the SHA-256 of its body, taken as the body is read (decision 0127). */
-    const importKeys = new WeakMap<object, ImportKey>();
+    const keyedBodies = new KeyedBodies();
     app.post(
       ROUTES.importGoals.url,
       {
@@ -82,20 +82,15 @@ export const dataRoutes =
         preParsing: async (request, reply, payload) => {
           const key = idempotencyKeyOf(request);
           await holdUntilAnswered(importPlaces, reply as FastifyReply);
-          if (key === undefined) return payload;
-          return hashedBody(payload, (documentHash) => importKeys.set(request, { key, documentHash }));
+          return keyedBodies.read(request, key, payload);
         },
       },
       async (request) => {
         const user = currentUser(request);
         // Throws ImportProblem: 400 invalid_import with the path of the bad value as `field`, before anything is written.
         const goals = checkedImport(request.body);
-        const outcome = await importGoals(db, user.id, goals, clock.now(), importKeys.get(request));
-        if (outcome === 'key_reused') {
-          throw new HttpError(422, 'idempotency_key_reused', 'This Idempotency-Key came with another document', {
-            field: IDEMPOTENCY_KEY_FIELD,
-          });
-        }
+        const outcome = await importGoals(db, user.id, goals, clock.now(), keyedBodies.of(request));
+        if (outcome === 'reused') throw keyReused();
         return { ok: true as const, goals: outcome.goals };
       },
     );

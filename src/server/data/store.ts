@@ -9,6 +9,7 @@ import { addImportedLayout } from '../goals/layout-store.js';
 import { entryParts, insertGoals } from '../goals/store.js';
 import { saveReminder } from '../reminders/store.js';
 import type { ImportedGoal } from './import-check.js';
+import { claimRequestKey, deleteRequestKeys, recordKeyResult, type RequestKey } from '../http/request-keys-store.js';
 
 /** One goal of an export: its row as stored, its layout and reminder (null when none), and its `sets`. */
 export type StoredGoal = Pick<
@@ -61,21 +62,22 @@ async function* withSets(goals: Omit<StoredGoal, 'sets'>[], parts: AsyncIterable
 
 /**
  * Adds an import's goals after the caller's own, with their place in the order, archive and reminder, in one
- * transaction: all of it is stored or none (decision 0125).
+ * transaction: all of it is stored or none (decision 0125). With a key (decision 0127), a repeat of an earlier import
+ * answers that import's number of goals and adds nothing; `key_reused` when the key came with another body.
  */
 export async function importGoals(
   db: Kysely<Database>,
   userId: number,
   goals: ImportedGoal[],
   now: number,
-  key?: ImportKey,
+  key?: RequestKey,
 ): Promise<ImportOutcome> {
   return db.transaction().execute(async (trx) => {
-    // Written first (the key, else the goals): the first statement takes SQLite's write lock, as in every writing
-    // transaction, and on PostgreSQL a second request with the same key waits here until this one has ended.
     if (key) {
-      const earlier = await claimImportKey(trx, userId, key, goals.length, now);
-      if (earlier) return earlier.document_hash === key.documentHash ? { goals: earlier.goals } : 'key_reused';
+      const claim = await claimRequestKey(trx, userId, 'import', key, now);
+      if (claim === 'reused') return claim;
+      if (!claim.new) return { goals: claim.repeatOf };
+      await recordKeyResult(trx, userId, 'import', key, goals.length);
     }
     const ids = await insertGoals(trx, userId, goals, now);
     const imported = goals.map((goal, index) => ({ ...goal, goalId: ids[index]! }));
@@ -87,62 +89,11 @@ export async function importGoals(
   });
 }
 
-/** An import's `Idempotency-Key` and the SHA-256 (hex) of its request body (decision 0127). */
-export interface ImportKey {
-  key: string;
-  documentHash: string;
-}
-
 /**
- * The goals an import added (or, repeated, the first time added), or `key_reused` when its key came earlier with
+ * The goals an import added (or, repeated, the first time added), or `reused` when its key came earlier with
  * another document and nothing was added.
  */
-export type ImportOutcome = { goals: number } | 'key_reused';
-
-/** How long an import's key is remembered: a retry after a lost answer comes within minutes, a day is ample. */
-export const IMPORT_KEY_KEPT_MS = 24 * 60 * 60 * 1000;
-/** The most keys kept per user, newest first: an import of no goals adds a key and nothing else. */
-export const IMPORT_KEYS_KEPT_MAX = 100;
-
-/**
- * Records `key` for this import, after sweeping the user's keys older than IMPORT_KEY_KEPT_MS and those past the
- * newest IMPORT_KEYS_KEPT_MAX (the table stays small without a background job); answers the earlier import's row
- * when the user sent the key within that time.
- */
-async function claimImportKey(trx: Kysely<Database>, userId: number, key: ImportKey, goals: number, now: number) {
-  await trx
-    .deleteFrom('import_keys')
-    .where('user_id', '=', userId)
-    .where('created_at', '<=', now - IMPORT_KEY_KEPT_MS)
-    .execute();
-  const claimed = await trx
-    .insertInto('import_keys')
-    .values({ user_id: userId, key: key.key, document_hash: key.documentHash, goals, created_at: now })
-    .onConflict((conflict) => conflict.columns(['user_id', 'key']).doNothing())
-    .returning('user_id')
-    .executeTakeFirst();
-  if (claimed) {
-    await trx
-      .deleteFrom('import_keys')
-      .where('user_id', '=', userId)
-      .where('key', 'not in', (eb) =>
-        eb
-          .selectFrom('import_keys')
-          .select('key')
-          .where('user_id', '=', userId)
-          .orderBy('created_at', 'desc')
-          .limit(IMPORT_KEYS_KEPT_MAX),
-      )
-      .execute();
-    return undefined;
-  }
-  return trx
-    .selectFrom('import_keys')
-    .select(['document_hash', 'goals'])
-    .where('user_id', '=', userId)
-    .where('key', '=', key.key)
-    .executeTakeFirstOrThrow();
-}
+export type ImportOutcome = { goals: number } | 'reused';
 
 /**
  * Removes every row that belongs to the user, in one transaction: goals and their entries (tombstones too), logins, reset links, the invites they
@@ -169,7 +120,7 @@ export async function deleteUserEverywhere(db: Kysely<Database>, user: { id: num
     ];
     await trx.deleteFrom('goal_entries').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('goal_layout').where('user_id', '=', user.id).execute();
-    await trx.deleteFrom('import_keys').where('user_id', '=', user.id).execute();
+    await deleteRequestKeys(trx, user.id);
     // Reminder tables first: they refer to the goals.
     await trx.deleteFrom('reminder_sends').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('reminders').where('user_id', '=', user.id).execute();

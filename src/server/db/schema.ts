@@ -20,7 +20,7 @@ export interface Database {
   reminders: RemindersTable;
   push_subscriptions: PushSubscriptionsTable;
   reminder_sends: ReminderSendsTable;
-  import_keys: ImportKeysTable;
+  request_keys: RequestKeysTable;
 }
 
 export interface UsersTable {
@@ -144,14 +144,16 @@ export interface ServerStateTable {
   updated_at: number;
 }
 
-/** The `Idempotency-Key` of a recent import (decision 0127); kept a day. */
-export interface ImportKeysTable {
+/** The `Idempotency-Key` of a recent keyed request (decisions 0127, 0130); kept a day. */
+export interface RequestKeysTable {
   user_id: number;
+  /** The kind of request the key belongs to: `import` or `create_goal` (`KeyScope`). */
+  scope: string;
   key: string;
-  /** SHA-256 (hex) of the import's request body. */
-  document_hash: string;
-  /** The number of goals the import added: the answer to a repeat. */
-  goals: number;
+  /** SHA-256 (hex) of the request body. */
+  body_hash: string;
+  /** What the first request did, the answer to a repeat: the goals an import added, or the created goal's id. */
+  result: number;
   created_at: number;
 }
 

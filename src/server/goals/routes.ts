@@ -10,7 +10,8 @@ import { goalJson, goalListBody, setsJson } from './serialize.js';
 import { serverTimeZone } from './start.js';
 import { GoalListCache } from './list-cache.js';
 import { logEntry, removeEntry } from './entries-store.js';
-import { deleteGoal, entryParts, insertGoal, listGoals, updateGoal } from './store.js';
+import { deleteGoal, entryParts, goalJsonById, insertGoal, insertKeyedGoal, listGoals, updateGoal } from './store.js';
+import { idempotencyKeyOf, KeyedBodies, keyReused } from '../http/idempotency-key.js';
 import {
   checkedEntryId,
   checkedGoalChanges,
@@ -50,15 +51,31 @@ export const goalRoutes =
       return sendCompressible(reply, list, encodingFor(request, list.body));
     });
 
+    // An Idempotency-Key makes a retried creation answer the goal the first one made (decision 0130).
+    const keyedBodies = new KeyedBodies();
     app.post(
       ROUTES.createGoal.url,
-      { ...fromContract('createGoal'), bodyLimit: GOAL_BODY_LIMIT_BYTES },
+      {
+        ...fromContract('createGoal'),
+        bodyLimit: GOAL_BODY_LIMIT_BYTES,
+        preParsing: async (request, _reply, payload) => keyedBodies.read(request, idempotencyKeyOf(request), payload),
+      },
       async (request, reply) => {
         const user = currentUser(request);
         const now = clock.now();
         const checked = checkedNewGoal(request.body, now, timeZone);
-        const goal = await insertGoal(db, user.id, checked, now);
-        return sendJsonText(reply, goalJson(goal, setsJson(checked.sets)));
+        const key = keyedBodies.of(request);
+        const created = key
+          ? await insertKeyedGoal(db, user.id, checked, now, key)
+          : await insertGoal(db, user.id, checked, now);
+        if (created === 'reused') throw keyReused();
+        if ('repeatOf' in created) {
+          // The goal as it is now; deleted since, the repeat finds nothing to answer with.
+          const goal = await goalJsonById(db, user.id, created.repeatOf);
+          if (goal === undefined) throw goalNotFound();
+          return sendJsonText(reply, goal);
+        }
+        return sendJsonText(reply, goalJson(created, setsJson(checked.sets)));
       },
     );
 

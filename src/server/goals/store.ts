@@ -4,7 +4,8 @@ import { GOAL_LIMITS } from '../../common/goal.js';
 import { badRequest } from '../http/errors.js';
 import { selectArrayRows } from '../db/array-rows.js';
 import type { Database } from '../db/schema.js';
-import { checkSetsSize, type EntryRow, type GoalRecord, setsSize } from './serialize.js';
+import { checkSetsSize, entriesSetsJson, type EntryRow, goalJson, type GoalRecord, setsSize } from './serialize.js';
+import { claimRequestKey, recordKeyResult, type RequestKey } from '../http/request-keys-store.js';
 import type { GoalChanges, NewGoal } from './validation.js';
 import { insertEntries, replaceEntries } from './entries-store.js';
 import { bumpGoalsVersion } from './version-store.js';
@@ -105,16 +106,60 @@ export async function insertGoal(
   goal: NewGoal,
   now: number,
 ): Promise<GoalRecord> {
+  return db.transaction().execute((trx) => addGoal(trx, userId, goal, now));
+}
+
+/**
+ * A goal created with an `Idempotency-Key` (decision 0130): the first request with the key adds it; a repeat with
+ * the same body adds nothing and answers that goal's id; `reused` when the key came with another body.
+ */
+export async function insertKeyedGoal(
+  db: Kysely<Database>,
+  userId: number,
+  goal: NewGoal,
+  now: number,
+  key: RequestKey,
+): Promise<GoalRecord | { repeatOf: number } | 'reused'> {
   return db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto('goals')
-      .values(goalRow(userId, goal, now, now))
-      .returning(GOAL_COLUMNS)
-      .executeTakeFirstOrThrow();
-    await insertEntries(trx, userId, inserted.id, goal.sets, now);
-    await bumpVersionWithinGoalCap(trx, userId);
+    const claim = await claimRequestKey(trx, userId, 'create_goal', key, now);
+    if (claim === 'reused') return claim;
+    if (!claim.new) return { repeatOf: claim.repeatOf };
+    const inserted = await addGoal(trx, userId, goal, now);
+    await recordKeyResult(trx, userId, 'create_goal', key, inserted.id);
     return inserted;
   });
+}
+
+/** The goal, its amounts and the list version, inside the caller's transaction. */
+async function addGoal(trx: Kysely<Database>, userId: number, goal: NewGoal, now: number): Promise<GoalRecord> {
+  const inserted = await trx
+    .insertInto('goals')
+    .values(goalRow(userId, goal, now, now))
+    .returning(GOAL_COLUMNS)
+    .executeTakeFirstOrThrow();
+  await insertEntries(trx, userId, inserted.id, goal.sets, now);
+  await bumpVersionWithinGoalCap(trx, userId);
+  return inserted;
+}
+
+/** One of the caller's goals as a Goal's JSON text, as the goal list writes it; undefined when there is none. */
+export async function goalJsonById(db: Kysely<Database>, userId: number, goalId: number): Promise<string | undefined> {
+  const goal = await db
+    .selectFrom('goals')
+    .select(GOAL_COLUMNS)
+    .where('id', '=', goalId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!goal) return undefined;
+  const entries = await db
+    .selectFrom('goal_entries')
+    .select(['goal_id', 'date', 'amount'])
+    .where('goal_id', '=', goalId)
+    .where('removed_at', 'is', null)
+    .orderBy('date')
+    .orderBy('id')
+    .execute();
+  return goalJson(goal, entriesSetsJson(entries));
 }
 
 /** True when `goalId` is one of `userId`'s goals. */

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { pipeline, Transform } from 'node:stream';
 import type { FastifyRequest, RequestPayload } from 'fastify';
-import { badRequest } from './errors.js';
+import { badRequest, HttpError } from './errors.js';
+import type { RequestKey } from './request-keys-store.js';
 
 /**
  * A client's `Idempotency-Key` header (IETF draft-ietf-httpapi-idempotency-key-header): the same key sent again
@@ -45,3 +46,28 @@ export function hashedBody(payload: RequestPayload, onDigest: (hex: string) => v
   pipeline(payload, hashed, () => undefined);
   return hashed;
 }
+
+/**
+ * The keys of a route's keyed requests, each with its body's SHA-256, taken in the route's preParsing step as the
+ * body is read and looked up by the handler.
+ */
+export class KeyedBodies {
+  readonly #keys = new WeakMap<FastifyRequest, RequestKey>();
+
+  /** The body to parse: `payload` hashed on its way when the request has a `key` (from `idempotencyKeyOf`). */
+  read(request: FastifyRequest, key: string | undefined, payload: RequestPayload): RequestPayload {
+    if (key === undefined) return payload;
+    return hashedBody(payload, (bodyHash) => this.#keys.set(request, { key, bodyHash }));
+  }
+
+  /** The request's key and body hash, once its body has been read; undefined when it sent no key. */
+  of(request: FastifyRequest): RequestKey | undefined {
+    return this.#keys.get(request);
+  }
+}
+
+/** 422 `idempotency_key_reused`: the key came earlier with another body, and nothing was done. */
+export const keyReused = () =>
+  new HttpError(422, 'idempotency_key_reused', 'This Idempotency-Key came earlier with another request body', {
+    field: IDEMPOTENCY_KEY_FIELD,
+  });

@@ -291,10 +291,9 @@ export const de: Messages = {
   'error.too_many_amounts': 'Zu viele Einträge an diesem Tag.',
   'error.note_too_long': 'Die Notiz ist zu lang (höchstens {inviteNoteMax} Zeichen).',
   'error.invalid_import': 'Diese Datei ist kein Steady-Export, oder ein Wert darin ist ungültig.',
-  'error.invalid_idempotency_key':
-    'Der Import konnte seinem früheren Versuch nicht zugeordnet werden. Bitte versuche es noch einmal.',
+  'error.invalid_idempotency_key': 'Dies ließ sich dem früheren Versuch nicht zuordnen. Bitte versuche es noch einmal.',
   'error.idempotency_key_reused':
-    'Dieser Import wurde schon mit einer anderen Datei begonnen. Lade die Seite neu und wähle die Datei noch einmal.',
+    'Dies wurde schon einmal mit anderem Inhalt gesendet. Lade die Seite neu und versuche es noch einmal.',
   'error.invalid_timezone': 'Diese Zeitzone kennt der Server nicht (z. B. Europe/Berlin).',
   'error.invalid_reminder_time': 'Wähle eine Uhrzeit zwischen 00:00 und 23:59.',
   'error.invalid_reminder_channel': 'Wähle Push-Benachrichtigung oder E-Mail.',

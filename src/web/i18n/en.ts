@@ -289,9 +289,8 @@ export const en = {
   'error.too_many_amounts': 'Too many entries on this day.',
   'error.note_too_long': 'The note is too long (at most {inviteNoteMax} characters).',
   'error.invalid_import': 'This file is not a Steady export, or a value in it is not valid.',
-  'error.invalid_idempotency_key': 'The import could not be matched to its earlier attempt. Please try again.',
-  'error.idempotency_key_reused':
-    'This import was already started with another file. Reload the page and choose the file again.',
+  'error.invalid_idempotency_key': 'This could not be matched to its earlier attempt. Please try again.',
+  'error.idempotency_key_reused': 'This was already sent once with other content. Reload the page and try again.',
   'error.invalid_timezone': 'This is not a time zone name this server knows (e.g. Europe/Berlin).',
   'error.invalid_reminder_time': 'Choose a time between 00:00 and 23:59.',
   'error.invalid_reminder_channel': 'Choose push notification or e-mail.',

@@ -317,9 +317,8 @@ export const pl: Messages = {
   'error.too_many_amounts': 'Za dużo wpisów w tym dniu.',
   'error.note_too_long': 'Notatka jest za długa (najwyżej {inviteNoteMax} znaków).',
   'error.invalid_import': 'Ten plik nie jest eksportem Steady albo zawiera nieprawidłową wartość.',
-  'error.invalid_idempotency_key': 'Nie udało się powiązać importu z wcześniejszą próbą. Spróbuj ponownie.',
-  'error.idempotency_key_reused':
-    'Ten import rozpoczęto już z innym plikiem. Odśwież stronę i wybierz plik jeszcze raz.',
+  'error.invalid_idempotency_key': 'Nie udało się powiązać tego z wcześniejszą próbą. Spróbuj ponownie.',
+  'error.idempotency_key_reused': 'To zostało już raz wysłane z inną treścią. Odśwież stronę i spróbuj ponownie.',
   'error.invalid_timezone': 'Serwer nie zna tej strefy czasowej (np. Europe/Warsaw).',
   'error.invalid_reminder_time': 'Wybierz godzinę od 00:00 do 23:59.',
   'error.invalid_reminder_channel': 'Wybierz powiadomienie push albo e-mail.',

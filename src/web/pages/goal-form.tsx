@@ -10,6 +10,7 @@ import { formatForInput, parseDecimal, t, uiLocale } from '../i18n/index.js';
 import { suggestedUnits } from '../../common/units.js';
 import { href, navigate } from '../router.js';
 import { useFields } from '../use-fields.js';
+import { useRetryKey } from '../retry-key.js';
 import { useSubmit } from '../use-submit.js';
 import { GoalLoaded } from './goals.js';
 
@@ -35,6 +36,8 @@ function GoalForm({ goal }: { goal: Goal | null }) {
     start: goal ? startDateKey(goal) : localDateKey(new Date()),
   }));
   const { name, unit, daily, days, start } = values;
+  // A creation retried after a lost answer makes one goal, not two (decision 0130).
+  const createKey = useRetryKey();
 
   const form = useSubmit(FIELDS, async () => {
     const input: GoalInput = {
@@ -51,7 +54,9 @@ function GoalForm({ goal }: { goal: Goal | null }) {
       app.announce(t('app.saved'));
       navigate(href.goal(goal.id));
     } else {
-      const created = await api.createGoal({ ...input, start });
+      const body = { ...input, start };
+      const created = await api.createGoal(body, createKey.keyFor(JSON.stringify(body)));
+      createKey.done();
       app.putGoal(created);
       navigate(href.goal(created.id));
     }

@@ -1,7 +1,8 @@
 import { useRef, useState } from 'preact/hooks';
 import { Confirm } from '../components/Confirm.js';
 import { LIMITS } from '../../common/limits.js';
-import { api, ApiError, EXPORT_LINKS, newRandomId } from '../api.js';
+import { api, ApiError, EXPORT_LINKS } from '../api.js';
+import { useRetryKey } from '../retry-key.js';
 import { Field, NewPasswordField, FormMessage } from '../components/Field.js';
 import { FieldProblem } from '../errors.js';
 import { LanguagePicker } from '../components/LanguagePicker.js';
@@ -160,7 +161,7 @@ function ImportForm() {
   const [badValueAt, setBadValueAt] = useState<string | null>(null);
   // The key of the file's import until it succeeds: a retry after a lost answer, even with the file chosen again,
   // is answered by the first import instead of adding the goals twice (decision 0127).
-  const pendingImport = useRef<{ file: string; key: string } | null>(null);
+  const importKey = useRetryKey();
   const form = useSubmit([IMPORT_FILE], async () => {
     setImported(null);
     setBadValueAt(null);
@@ -172,11 +173,12 @@ function ImportForm() {
     } catch {
       throw new FieldProblem(IMPORT_FILE, 'invalid_import');
     }
-    const fileId = `${file.name}/${file.size}/${file.lastModified}`;
-    if (pendingImport.current?.file !== fileId) pendingImport.current = { file: fileId, key: newRandomId() };
     try {
-      const answer = await api.importGoals(document, pendingImport.current.key);
-      pendingImport.current = null;
+      const answer = await api.importGoals(
+        document,
+        importKey.keyFor(`${file.name}/${file.size}/${file.lastModified}`),
+      );
+      importKey.done();
       setImported(answer.goals);
     } catch (failure) {
       if (failure instanceof ApiError && failure.code === 'invalid_import' && failure.field) {

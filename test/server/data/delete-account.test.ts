@@ -101,7 +101,7 @@ test('DELETE /api/me removes every row of the user in every table, logs out ever
     'reminders',
     'push_subscriptions',
     'reminder_sends',
-    'import_keys',
+    'request_keys',
   ]) {
     assert.ok((before[table] ?? 0) > 0, `anna has rows in ${table} before: ${JSON.stringify(before)}`);
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { IMPORT_KEY_KEPT_MS, IMPORT_KEYS_KEPT_MAX } from '../../../src/server/data/store.js';
+import { REQUEST_KEY_KEPT_MS, REQUEST_KEYS_KEPT_MAX } from '../../../src/server/http/request-keys-store.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
 
@@ -76,7 +76,7 @@ test('keys are each user’s own and are forgotten after a day', async () => {
   assert.equal((await emil.post('/api/import', doc, keyed('shared-key'))).status, 200);
   assert.deepEqual(await goalNames(emil), ['Plank']);
 
-  steady.clock.advance(IMPORT_KEY_KEPT_MS - 1);
+  steady.clock.advance(REQUEST_KEY_KEPT_MS - 1);
   assert.equal((await dora.post('/api/import', doc, keyed('shared-key'))).status, 200);
   assert.deepEqual(await goalNames(dora), ['Plank'], 'still known just before a day has passed');
   steady.clock.advance(1);
@@ -101,14 +101,14 @@ test('a user keeps at most the newest 100 keys, so imports of no goals cannot fi
   const empty = await exportOf();
   const gina = await newUser();
   const { id: userId } = (await gina.get('/api/me')).body;
-  for (let i = 0; i <= IMPORT_KEYS_KEPT_MAX; i++) {
+  for (let i = 0; i <= REQUEST_KEYS_KEPT_MAX; i++) {
     steady.clock.advance(1);
     assert.equal((await gina.post('/api/import', empty, keyed(`empty-${i}`))).status, 200);
   }
-  const keys = await steady.deps.db.selectFrom('import_keys').select('key').where('user_id', '=', userId).execute();
-  assert.equal(keys.length, IMPORT_KEYS_KEPT_MAX);
+  const keys = await steady.deps.db.selectFrom('request_keys').select('key').where('user_id', '=', userId).execute();
+  assert.equal(keys.length, REQUEST_KEYS_KEPT_MAX);
   assert.ok(!keys.some((row) => row.key === 'empty-0'), 'the oldest key is gone');
   // The newest key still names its import: the same key with another document is refused.
-  const other = await gina.post('/api/import', await exportOf('Hike'), keyed(`empty-${IMPORT_KEYS_KEPT_MAX}`));
+  const other = await gina.post('/api/import', await exportOf('Hike'), keyed(`empty-${REQUEST_KEYS_KEPT_MAX}`));
   assert.equal(other.status, 422);
 });

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Migration, Migrator } from 'kysely';
 import { hashPassword } from '../../../src/server/auth/passwords.js';
 import { parseDatabaseUrl } from '../../../src/server/config.js';
 import { openDatabase } from '../../../src/server/db/open.js';
-import { migrations } from '../../../src/server/db/migrations/index.js';
 import { setsJsonBytes } from '../../../src/server/goals/serialize.js';
 import { createTestApp, PASSWORD } from '../../support/app.js';
 import { createTestDatabase } from '../../support/database.js';
+import { migrateToBefore } from '../../support/migrations.js';
 
 /** Goals as they were stored up to migration 0005: `sets` as canonical JSON text in `goals.sets_json`. */
 const OLD_GOALS = [
@@ -34,20 +33,7 @@ test('migration 0006 moves sets_json into goal_entries: GET /api/goals answers t
   const config = parseDatabaseUrl(database.url);
   const dialect = config.kind;
   const handle = await openDatabase(config, { patient: true });
-  const oldOnes = Object.entries(migrations).filter(([name]) => name < '0006');
-  assert.equal(oldOnes.length, 5);
-  const migrator = new Migrator({
-    db: handle.db,
-    provider: {
-      async getMigrations() {
-        const bound: Record<string, Migration> = {};
-        for (const [name, migration] of oldOnes) bound[name] = { up: (db) => migration.up(db, dialect) };
-        return bound;
-      },
-    },
-  });
-  const { error } = await migrator.migrateToLatest();
-  assert.equal(error, undefined);
+  await migrateToBefore(handle.db, dialect, '0006');
   const db = handle.db as any;
   const { id: userId } = await db
     .insertInto('users')

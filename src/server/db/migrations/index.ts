@@ -9,6 +9,7 @@ import * as m0006 from './0006_goal_entries.js';
 import * as m0007 from './0007_reminders.js';
 import * as m0008 from './0008_goal_layout.js';
 import * as m0009 from './0009_import_keys.js';
+import * as m0010 from './0010_request_keys.js';
 
 /** A migration is frozen once released: it types the database as `any` and never imports store code. */
 export interface SteadyMigration {
@@ -26,4 +27,5 @@ export const migrations: Record<string, SteadyMigration> = {
   '0007_reminders': m0007,
   '0008_goal_layout': m0008,
   '0009_import_keys': m0009,
+  '0010_request_keys': m0010,
 };
