@@ -46,6 +46,8 @@ function sessionUserOf(lookup: (tokenHash: string) => Promise<SessionRow | undef
 const SESSION_LOOKUP_MAX_KEYS = 100;
 const rowsByToken = (rows: SessionRow[]) => new Map(rows.map((row) => [row.token_hash, row]));
 
+type LiveEntryRow = [id: number, date: string, amount: number | null, entry_id: string | null];
+
 interface GoalSize {
   sets_dates: number;
   sets_amount_chars: number;
@@ -159,14 +161,17 @@ function sqliteFloor(file: string): FloorStore {
   const grow = db.prepare(GROW_GOAL);
   const bumpVersion = db.prepare(BUMP_VERSION);
   const resizeGoal = db.prepare(RESIZE_GOAL);
-  const liveEntries = db.prepare<[number], LiveEntry>(LIVE_ENTRIES);
+  // Rows as arrays, as the app reads them (decision 0131).
+  const liveEntryRows = db.prepare<[number], LiveEntryRow>(LIVE_ENTRIES).raw(true);
+  const liveEntries = (goalId: number): LiveEntry[] =>
+    liveEntryRows.all(goalId).map(([id, date, amount, entry_id]) => ({ id, date, amount, entry_id }));
   const setAmount = db.prepare(SET_AMOUNT);
   const deleteEntry = db.prepare(DELETE_ENTRY);
   const replace = db.transaction((userId: number, goalId: number, sets: GoalSets) => {
     const now = Date.now();
     const size = setsSize(sets);
     if (resizeGoal.run(size.dates, size.amountChars, now, goalId, userId).changes === 0) return false;
-    const changes = setsChanges(liveEntries.all(goalId), sets);
+    const changes = setsChanges(liveEntries(goalId), sets);
     for (const { id, amount } of changes.amounts) setAmount.run(amount, id);
     for (const id of changes.deleted) deleteEntry.run(id);
     for (const { date, amount } of changes.added) insert.run(userId, goalId, date, amount, now);

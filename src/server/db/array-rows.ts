@@ -1,4 +1,4 @@
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type Compilable, type SelectQueryBuilder, sql } from 'kysely';
 
 /**
  * A select whose rows the drivers hand back as arrays of column values instead of objects (decision 0120).
@@ -19,5 +19,14 @@ export function isArrayRowsSql(text: string): boolean {
 export async function selectArrayRows<Row extends readonly unknown[]>(
   query: SelectQueryBuilder<any, any, any>,
 ): Promise<Row[]> {
-  return (await query.modifyFront(sql.raw(MARK)).execute()) as unknown as Row[];
+  return (await marked(query).execute()) as unknown as Row[];
 }
+
+/** `query` giving its rows as arrays, for a precompiled query (db/precompiled.ts); `Row` as for selectArrayRows. */
+export function arrayRowsQuery<Row extends readonly unknown[]>(
+  query: SelectQueryBuilder<any, any, any>,
+): Compilable<Row> {
+  return marked(query) as unknown as Compilable<Row>;
+}
+
+const marked = (query: SelectQueryBuilder<any, any, any>) => query.modifyFront(sql.raw(MARK));

@@ -1,6 +1,12 @@
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  type LogEvent,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDatabase as KyselySqliteDatabase,
+} from 'kysely';
 import type pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { makePrivateFile, makePrivateFolder } from '../private-files.js';
@@ -59,6 +65,18 @@ export interface OpenOptions {
    * a second process waits for the first one's lock (decision 0051).
    */
   patient?: boolean;
+  /**
+   * For tests that count a code path's statements: told the SQL of each statement Kysely runs. On SQLite the
+   * precompiled statements run on the connection directly (decision 0124) and are not seen; use
+   * test/support/logged-database.ts there.
+   */
+  logStatements?: (sql: string) => void;
+}
+
+/** Kysely's `log` option for `logStatements`. */
+function statementLog(options: OpenOptions): { log?: (event: LogEvent) => void } {
+  const logStatements = options.logStatements;
+  return logStatements ? { log: (event) => logStatements(event.query.sql) } : {};
 }
 
 /**
@@ -97,7 +115,10 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     // Named statements are parsed and planned once per connection; migrations (patient) may change the tables
     // under a cached plan, so they go unnamed.
     const statementNames = options.patient ? null : new StatementNames();
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool, statementNames) }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: resilientPool(pool, statementNames) }),
+      ...statementLog(options),
+    });
     return {
       db,
       dialect: 'postgres',
@@ -121,7 +142,10 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   busyTimeout(options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.sqliteBusyMs);
   const prepare = statementCache(sqlite);
   const kyselyDatabase: KyselySqliteDatabase = { close: () => sqlite.close(), prepare };
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: kyselyDatabase }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: kyselyDatabase }),
+    ...statementLog(options),
+  });
   allowDirectStatements(db, {
     // As Kysely's SQLite driver runs a statement, minus its promises.
     run(sql, parameters) {

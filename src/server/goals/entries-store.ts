@@ -6,6 +6,7 @@ import { amountChars, EMPTY_DATE_CHARS, type SetsSize, setsSizeRefusal } from '.
 import { chainsWritesInOneStatement } from '../db/dialect.js';
 import { precompiled } from '../db/precompiled.js';
 import { inParts } from '../db/parts.js';
+import { arrayRowsQuery } from '../db/array-rows.js';
 import { bumpGoalsVersion, goalsVersionBump } from './version-store.js';
 
 /*
@@ -60,16 +61,26 @@ export interface LiveEntry {
   entry_id: string | null;
 }
 
-/** A goal's live entries, dates ascending, each date's in logging order. */
+/**
+ * A goal's live entries, dates ascending, each date's in logging order, as arrays (decision 0120): better-sqlite3
+ * read 270 rows as objects in 197 µs and as arrays in 117 µs (decision 0131).
+ */
 const liveEntriesQuery = precompiled((trx: Db, p: { goalId: number }) =>
-  trx
-    .selectFrom('goal_entries')
-    .select(['id', 'date', 'amount', 'entry_id'])
-    .where('goal_id', '=', p.goalId)
-    .where('removed_at', 'is', null)
-    .orderBy('date')
-    .orderBy('id'),
+  arrayRowsQuery<[id: number, date: string, amount: number | null, entry_id: string | null]>(
+    trx
+      .selectFrom('goal_entries')
+      .select(['id', 'date', 'amount', 'entry_id'])
+      .where('goal_id', '=', p.goalId)
+      .where('removed_at', 'is', null)
+      .orderBy('date')
+      .orderBy('id'),
+  ),
 );
+
+async function liveEntries(trx: Db, goalId: number): Promise<LiveEntry[]> {
+  const rows = await liveEntriesQuery(trx, { goalId });
+  return rows.map(([id, date, amount, entry_id]) => ({ id, date, amount, entry_id }));
+}
 
 /**
  * PATCH's `sets` replacing the goal's amounts whole, inside the caller's transaction that has locked the goal row.
@@ -80,7 +91,7 @@ const liveEntriesQuery = precompiled((trx: Db, p: { goalId: number }) =>
  * (decisions 0091, 0092). Then bumps the user's goal list version.
  */
 export async function replaceEntries(trx: Db, userId: number, goalId: number, sets: GoalSets, now: number) {
-  const live: LiveEntry[] = await liveEntriesQuery(trx, { goalId });
+  const live = await liveEntries(trx, goalId);
   const oldByDate = new Map<string, LiveEntry[]>();
   for (const entry of live) {
     const rows = oldByDate.get(entry.date);
@@ -222,17 +233,19 @@ interface ChangedAmount {
  */
 const AMOUNTS_PER_UPDATE = 50;
 
-const AMOUNT_SLOTS = Array.from({ length: AMOUNTS_PER_UPDATE }, (_, slot) => slot);
+/** The parameter names of each row of an amount update, made once: a PATCH of 270 amounts binds 600 of them. */
+const SLOT_PARAMS = Array.from({ length: AMOUNTS_PER_UPDATE }, (_, slot) => ({
+  id: `id${slot}`,
+  amount: `amount${slot}`,
+}));
 
 /**
  * The update of AMOUNTS_PER_UPDATE rows, compiled once: building a CASE of 50 branches cost more than running it. The
  * cast gives PostgreSQL the amount's type.
  */
 const amountsUpdateQuery = precompiled((trx: Db, p: Record<string, number>) => {
-  const branches = AMOUNT_SLOTS.map(
-    (slot) => sql`when ${p[`id${slot}`]} then cast(${p[`amount${slot}`]} as double precision)`,
-  );
-  const ids = AMOUNT_SLOTS.map((slot) => p[`id${slot}`]);
+  const branches = SLOT_PARAMS.map((slot) => sql`when ${p[slot.id]} then cast(${p[slot.amount]} as double precision)`);
+  const ids = SLOT_PARAMS.map((slot) => p[slot.id]);
   const update = sql`update goal_entries set amount = case id ${sql.join(branches, sql` `)} end where id in (${sql.join(ids)})`;
   return { compile: () => update.compile(trx) };
 });
@@ -244,11 +257,11 @@ const amountsUpdateQuery = precompiled((trx: Db, p: Record<string, number>) => {
 async function updateAmounts(trx: Db, changes: ChangedAmount[]): Promise<void> {
   for (const part of inParts(changes, AMOUNTS_PER_UPDATE)) {
     const params: Record<string, number> = {};
-    for (const slot of AMOUNT_SLOTS) {
+    SLOT_PARAMS.forEach((names, slot) => {
       const { id, amount } = part[Math.min(slot, part.length - 1)]!;
-      params[`id${slot}`] = id;
-      params[`amount${slot}`] = amount;
-    }
+      params[names.id] = id;
+      params[names.amount] = amount;
+    });
     await amountsUpdateQuery(trx, params);
   }
 }

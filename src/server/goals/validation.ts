@@ -112,10 +112,11 @@ function checkedSets(raw: unknown): GoalSets {
   for (const [date, amounts] of entries) {
     // A key that is no date is named as `sets`: echoing arbitrary client text as a path would be no help.
     if (!isDateKey(date)) throw invalid('sets', `sets key ${quoted(date)} is not a calendar date YYYY-MM-DD`);
-    const field = fieldPath(['sets', date]);
-    if (!Array.isArray(amounts)) throw invalid(field, `sets.${date} must be an array of amounts`);
+    // The field's path is made only for a refusal: a PATCH of 90 dates spent 1 % of its time on paths never shown.
+    const field = () => fieldPath(['sets', date]);
+    if (!Array.isArray(amounts)) throw invalid(field(), `sets.${date} must be an array of amounts`);
     if (amounts.length > GOAL_LIMITS.amountsPerDateMax) {
-      throw invalid(field, `sets.${date} may hold at most ${GOAL_LIMITS.amountsPerDateMax} amounts`);
+      throw invalid(field(), `sets.${date} may hold at most ${GOAL_LIMITS.amountsPerDateMax} amounts`);
     }
     const badIndex = amounts.findIndex((amount) => !isAmount(amount));
     if (badIndex !== -1) {

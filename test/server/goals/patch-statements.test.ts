@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import type { GoalSets } from '../../../src/common/goal.js';
 import { migrateToLatest } from '../../../src/server/db/migrate.js';
-import type { Database } from '../../../src/server/db/schema.js';
+import { parseDatabaseUrl } from '../../../src/server/config.js';
+import { openDatabase } from '../../../src/server/db/open.js';
 import { entriesSets } from '../../../src/server/goals/serialize.js';
 import { insertGoal, updateGoal } from '../../../src/server/goals/store.js';
 import { createTestDatabase } from '../../support/database.js';
@@ -23,12 +22,13 @@ function setsOf(dates: number, amountsOn: (day: number) => number[] | undefined)
 test('on PostgreSQL a PATCH of sets sends its writes as one statement, however many rows change', async (t) => {
   const database = await createTestDatabase('postgres');
   const statements: string[] = [];
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 1 }) }),
-    log: (event) => void statements.push(event.query.sql),
+  // Opened as the app opens it (named statements, rows as arrays where asked for), with every statement recorded.
+  const handle = await openDatabase(parseDatabaseUrl(database.url), {
+    logStatements: (sql) => void statements.push(sql),
   });
+  const { db } = handle;
   t.after(async () => {
-    await db.destroy();
+    await handle.close();
     await database.drop();
   });
   await migrateToLatest(db, 'postgres');
