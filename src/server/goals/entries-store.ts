@@ -77,7 +77,8 @@ const liveEntriesQuery = precompiled((trx: Db, p: { goalId: number }) =>
   ),
 );
 
-async function liveEntries(trx: Db, goalId: number): Promise<LiveEntry[]> {
+/** A goal's live entries (PATCH; a repeated creation's answer), on `db` or inside a transaction. */
+export async function liveEntries(trx: Db, goalId: number): Promise<LiveEntry[]> {
   const rows = await liveEntriesQuery(trx, { goalId });
   return rows.map(([id, date, amount, entry_id]) => ({ id, date, amount, entry_id }));
 }

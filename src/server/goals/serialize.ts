@@ -106,7 +106,7 @@ export async function* goalsWithEntries<Goal extends { id: number }>(
 }
 
 /** One goal's `sets` as the goal list writes it, from its entries in date and id order. */
-export function entriesSetsJson(entries: EntryRow[]): string {
+export function entriesSetsJson(entries: ReadonlyArray<Pick<EntryRow, 'date' | 'amount'>>): string {
   if (entries.length === 0) return '{}';
   let sets = '{';
   let date: string | null = null;

@@ -7,7 +7,7 @@ import type { Database } from '../db/schema.js';
 import { checkSetsSize, entriesSetsJson, type EntryRow, goalJson, type GoalRecord, setsSize } from './serialize.js';
 import { claimRequestKey, recordKeyResult, type RequestKey } from '../http/request-keys-store.js';
 import type { GoalChanges, NewGoal } from './validation.js';
-import { insertEntries, replaceEntries } from './entries-store.js';
+import { insertEntries, liveEntries, replaceEntries } from './entries-store.js';
 import { bumpGoalsVersion } from './version-store.js';
 
 const GOAL_COLUMNS = ['id', 'name', 'unit', 'daily', 'days', 'start'] as const;
@@ -150,16 +150,7 @@ export async function goalJsonById(db: Kysely<Database>, userId: number, goalId:
     .where('id', '=', goalId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  if (!goal) return undefined;
-  const entries = await db
-    .selectFrom('goal_entries')
-    .select(['goal_id', 'date', 'amount'])
-    .where('goal_id', '=', goalId)
-    .where('removed_at', 'is', null)
-    .orderBy('date')
-    .orderBy('id')
-    .execute();
-  return goalJson(goal, entriesSetsJson(entries));
+  return goal && goalJson(goal, entriesSetsJson(await liveEntries(db, goalId)));
 }
 
 /** True when `goalId` is one of `userId`'s goals. */
