@@ -1,27 +1,14 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { hashPassword } from '../../../src/server/auth/passwords.js';
 import { FakeClock } from '../../../src/server/clock.js';
-import { parseDatabaseUrl } from '../../../src/server/config.js';
-import { openDatabase } from '../../../src/server/db/open.js';
 import { createTestApp, PASSWORD } from '../../support/app.js';
-import { createTestDatabase } from '../../support/database.js';
-import { migrateToBefore } from '../../support/migrations.js';
+import { OLD_USER_EMAIL, olderDatabase } from '../../support/migrations.js';
 
 // Decision 0130: migration 0010 moves the import keys into request_keys, so an import retried across the upgrade is
 // still recognised.
 test('migration 0010 keeps the import keys: a retry after the upgrade answers the earlier import', async () => {
-  const database = await createTestDatabase();
-  const config = parseDatabaseUrl(database.url);
-  const handle = await openDatabase(config, { patient: true });
-  await migrateToBefore(handle.db, config.kind, '0010');
-  const db = handle.db as any;
-  const { id: userId } = await db
-    .insertInto('users')
-    .values({ email: 'old@example.com', password_hash: await hashPassword(PASSWORD), created_at: 1 })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const { database, db, userId, close } = await olderDatabase('0010');
   const document = JSON.stringify({ format: 'steady-export', version: 1, goals: [] });
   await db
     .insertInto('import_keys')
@@ -33,12 +20,12 @@ test('migration 0010 keeps the import keys: a retry after the upgrade answers th
       created_at: new FakeClock().now() - 60_000,
     })
     .execute();
-  await handle.close();
+  await close();
 
   const steady = await createTestApp({}, { database });
   try {
     const client = steady.client();
-    assert.equal((await client.post('/api/login', { email: 'old@example.com', password: PASSWORD })).status, 200);
+    assert.equal((await client.post('/api/login', { email: OLD_USER_EMAIL, password: PASSWORD })).status, 200);
     const retried = await client.post('/api/import', document, { 'idempotency-key': 'before-the-upgrade' });
     assert.equal(retried.status, 200, retried.text);
     assert.deepEqual(retried.body, { ok: true, goals: 3 }, "the earlier import's answer, nothing added");

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hashPassword } from '../../../src/server/auth/passwords.js';
-import { parseDatabaseUrl } from '../../../src/server/config.js';
-import { openDatabase } from '../../../src/server/db/open.js';
 import { setsJsonBytes } from '../../../src/server/goals/serialize.js';
 import { createTestApp, PASSWORD } from '../../support/app.js';
-import { createTestDatabase } from '../../support/database.js';
-import { migrateToBefore } from '../../support/migrations.js';
+import { OLD_USER_EMAIL, olderDatabase } from '../../support/migrations.js';
 
 /** Goals as they were stored up to migration 0005: `sets` as canonical JSON text in `goals.sets_json`. */
 const OLD_GOALS = [
@@ -29,17 +25,7 @@ function longSets(): Record<string, number[]> {
 }
 
 test('migration 0006 moves sets_json into goal_entries: GET /api/goals answers the same bytes as before', async () => {
-  const database = await createTestDatabase();
-  const config = parseDatabaseUrl(database.url);
-  const dialect = config.kind;
-  const handle = await openDatabase(config, { patient: true });
-  await migrateToBefore(handle.db, dialect, '0006');
-  const db = handle.db as any;
-  const { id: userId } = await db
-    .insertInto('users')
-    .values({ email: 'old@example.com', password_hash: await hashPassword(PASSWORD), created_at: 1 })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const { database, db, userId, close } = await olderDatabase('0006');
   const expected: string[] = [];
   for (const goal of OLD_GOALS) {
     const row = { user_id: userId, unit: 'Stück', daily: 2.5, days: 30, start: '2026-01-01 08:00:00', created_at: 1 };
@@ -54,12 +40,12 @@ test('migration 0006 moves sets_json into goal_entries: GET /api/goals answers t
         `"start":"2026-01-01 08:00:00","sets":${goal.sets_json}}`,
     );
   }
-  await handle.close();
+  await close();
 
   const steady = await createTestApp({}, { database });
   try {
     const client = steady.client();
-    assert.equal((await client.post('/api/login', { email: 'old@example.com', password: PASSWORD })).status, 200);
+    assert.equal((await client.post('/api/login', { email: OLD_USER_EMAIL, password: PASSWORD })).status, 200);
     const listed = await client.get('/api/goals');
     assert.equal(listed.text, `[${expected.join(',')}]`);
     // The counters behind the size cap match the old text's length, and logging continues where it left off.
