@@ -303,6 +303,57 @@ test('offline: 3 logs survive a reload as pending and reach the server exactly o
   assert.deepEqual(await amountsToday(who, goal.id), [1, 1, 1]);
 });
 
+/** The outbox's logs as IndexedDB holds them (decision 0095). */
+async function queuedLogs(
+  page: Page,
+): Promise<Array<{ entry_id: string; goal_id: string; date: string; amount: number }>> {
+  return page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const request = indexedDB.open('steady');
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const db = request.result;
+          const all = db.transaction('outbox', 'readonly').objectStore('outbox').getAll();
+          all.onsuccess = () => {
+            db.close();
+            resolve(all.result.filter((op: { kind: string }) => op.kind === 'log'));
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
+}
+
+test('offline: a log found in the queue at start and sent by someone else meanwhile stays undone', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who, goal } = await waterToday(t, 'undo-shared@example.com');
+  const { page, context } = who;
+  await reloadUnderServiceWorker(page);
+  await context.setOffline(true);
+  await tapLog(page, 'Water', '+1 glasses');
+  await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
+  // A new start finds the log in the outbox, where the service worker (or another tab) may be sending it: here it
+  // reaches the server through another connection while this page is offline (decision 0132).
+  await page.reload();
+  await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
+  const [log] = await queuedLogs(page);
+  assert.ok(log, 'the log is queued');
+  await api(who, 'POST', `/api/goals/${goal.id}/sets/${log.date}`, { amount: log.amount, entry_id: log.entry_id });
+  await assertAmountsToday(who, goal.id, [1]);
+
+  await row(page, 'Water').getByRole('button', { name: /^Undo/ }).click();
+  await row(page, 'Water').getByText('0 / 8 glasses').waitFor();
+  await context.setOffline(false);
+  await row(page, 'Water')
+    .getByText(/not sent yet/)
+    .waitFor({ state: 'detached', timeout: 15_000 });
+  // Dropped from the queue, the log the other sender delivered would have stayed: [1].
+  await assertAmountsToday(who, goal.id, []);
+  await page.reload();
+  await row(page, 'Water').getByText('0 / 8 glasses').waitFor();
+});
+
 test('two devices: A logs 3 offline, B logs 2 online; A back online: 5 everywhere, none doubled', async (t) => {
   if (!chromiumAvailable(t)) return;
   const a = await device('twice@example.com');

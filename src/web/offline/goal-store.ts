@@ -52,6 +52,11 @@ export class GoalStore {
   private notices: Notice[] = [];
   private offline = false;
   private inFlight: QueuedOp | null = null;
+  /**
+   * The queue entries this page wrote. The others it found in the outbox when it started, where the service worker
+   * or another tab may be sending them right now (decision 0132).
+   */
+  private readonly ownOps = new WeakSet<QueuedOp>();
   /** Outbox writes not finished yet: an entry is sent only once it is stored (its `seq` known). */
   private readonly writes = new Map<QueuedOp, Promise<void>>();
   /** Counts sends started and finished: a goal list fetched meanwhile may be older than an answer already applied. */
@@ -177,16 +182,20 @@ export class GoalStore {
   }
 
   /**
-   * Takes back this device's last entry of the goal and date: a queued log leaves the queue, a sent one is removed
-   * by its `entry_id`; an entry from elsewhere, by its amount. Answers the amount taken back, or null.
+   * Takes back this device's last entry of the goal and date: a queued log this page wrote and is not sending leaves
+   * the queue; one that may be on its way (sent by this page, the service worker or another tab) and a sent one are
+   * removed by their `entry_id`; an entry from elsewhere, by its amount. Answers the amount taken back, or null.
    */
   undo(goalId: string, date: string): number | null {
     const sameDay = (entry: Entry) => entry.goal_id === goalId && entry.date === date;
     const last = lastOf(this.ops, sameDay);
-    if (last?.kind === 'log' && last !== this.inFlight) {
+    if (last?.kind === 'log' && last !== this.inFlight && this.ownOps.has(last)) {
       this.dropOps((op) => op === last);
       return last.amount;
     }
+    // Dropped from the queue, a log another sender has on its way would still arrive and stay. So it stays queued,
+    // with its removal by entry_id after it: this page sends the log (new, or a replay that changes nothing) before
+    // the removal, and a copy that arrives after the removal meets its tombstone (decision 0092).
     if (last?.kind === 'log') {
       void this.enqueue({ ...last, seq: undefined, kind: 'remove' });
       return last.amount;
@@ -251,6 +260,7 @@ export class GoalStore {
   // The outbox.
 
   private async enqueue(op: QueuedOp): Promise<void> {
+    this.ownOps.add(op);
     this.ops.push(op);
     this.emit();
     const written = idbPut('outbox', withoutSeq(op)).then(
