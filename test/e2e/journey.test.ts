@@ -293,6 +293,33 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await latecomer.context.close();
   });
 
+  await step(
+    'Carl registers in Polish; the answer is lost, and his second tap logs him in to the account it made',
+    async () => {
+      const carl = await newContext('pl-PL');
+      await carl.page.goto(await cliInvite(server));
+      await carl.page.getByLabel('E-mail').fill('carl@example.com');
+      await carl.page.getByLabel('Hasło').fill(PASSWORD);
+      let answerLost = false;
+      await carl.page.route('**/api/register', async (route) => {
+        if (answerLost) return route.fallback();
+        answerLost = true;
+        await route.fetch();
+        await route.abort('connectionreset');
+      });
+      const submit = carl.page.locator('form button[type="submit"]');
+      await submit.click();
+      await carl.page.getByRole('alert').waitFor();
+      // The first try made the account and used the invite: the retry is refused, and the form logs in instead
+      // (decision 0133).
+      await submit.click();
+      await heading(carl.page, 'Twoje cele');
+      const me = await carl.page.evaluate(async () => (await (await fetch('/api/me')).json()) as { email: string });
+      assert.equal(me.email, 'carl@example.com');
+      await carl.context.close();
+    },
+  );
+
   await step('Bob resets his password through the mailed link and logs in with the new one', async () => {
     const bobPage = bob.page;
     await bobPage.getByRole('button', { name: 'Abmelden' }).click();

@@ -1,7 +1,7 @@
 /** The pages before login: log in, forgot password, set a new password from the mailed link, register by invite. */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../common/limits.js';
-import { api } from '../api.js';
+import { api, ApiError } from '../api.js';
 import { Field, NewPasswordField, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { checkLength } from '../errors.js';
@@ -131,15 +131,30 @@ export function ResetPage({
   );
 }
 
+/** What a registration retried after a lost answer meets when the first try went through (decision 0133). */
+const REGISTERED_BY_THE_LOST_TRY = new Set(['invite_used', 'email_taken']);
+
 export function RegisterPage({ token, onRegistered }: { token: string; onRegistered: () => Promise<void> }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
+  const lastTryLost = useRef(false);
   const form = useSubmit(['email', 'password', 'name'], async () => {
     checkLength('email', email, LIMITS.emailMax, 'invalid_email');
     checkLength('password', password, LIMITS.passwordMax, 'password_too_long');
     checkLength('name', name, LIMITS.displayNameMax, 'name_too_long');
-    await api.register({ email, password, token, ...(name.trim() ? { name } : {}) });
+    try {
+      await api.register({ email, password, token, ...(name.trim() ? { name } : {}) });
+    } catch (failure) {
+      const afterLostTry = lastTryLost.current;
+      lastTryLost.current = failure instanceof ApiError && failure.code === 'network';
+      if (!(afterLostTry && failure instanceof ApiError && REGISTERED_BY_THE_LOST_TRY.has(failure.code))) throw failure;
+      // The try whose answer was lost may have made the account: the same e-mail and password then log in to it.
+      // Anything else keeps the refusal the person can act on.
+      await api.login(email, password).catch(() => {
+        throw failure;
+      });
+    }
     await onRegistered();
   });
   return (
