@@ -96,6 +96,26 @@ const APPEND_CHAINED = `with inserted as (
   version as (update users set goals_version = goals_version + 1 where id = $1)
   select id from inserted`;
 
+/**
+ * PostgreSQL: a logged amount in one statement, its own transaction, as the app logs one (decision 0134): the reads,
+ * the goal row locked only while it is the version read, the writes only then. No caps (the floor checks none).
+ */
+const LOG_IN_ONE_STATEMENT = `with snap as (
+    select xmin as seen, sets_dates, sets_amount_chars,
+      array(select e.amount from goal_entries e
+        where e.goal_id = goals.id and e.date = $3 and e.removed_at is null and e.amount is not null
+        order by e.id) as amounts
+    from goals where id = $2 and user_id = $1),
+  locked as (select id from goals where id = $2 and xmin = (select seen from snap) for update),
+  inserted as (insert into goal_entries (user_id, goal_id, date, amount, entry_id, created_at)
+    select $1, id, $3, $4, null, $5 from locked returning id),
+  grown as (update goals set
+      sets_dates = snap.sets_dates + case when cardinality(snap.amounts) = 0 then 1 else 0 end,
+      sets_amount_chars = snap.sets_amount_chars + $6, updated_at = $5
+    from snap where goals.id = $2 and exists (select 1 from inserted)),
+  version as (update users set goals_version = goals_version + 1 where id = $1 and exists (select 1 from inserted))
+  select exists (select 1 from inserted) as inserted, snap.amounts from snap`;
+
 /** What PATCH's `sets` change in the goal's rows. */
 interface SetsChanges {
   /** Rows whose amount changes in place: a date keeping its number of amounts (decision 0117). */
@@ -216,6 +236,12 @@ function postgresFloor(url: string, poolSize: number): FloorStore {
       ),
     ),
     async logAmount(userId, goalId, date, amount) {
+      const { rows } = await pool.query<{ inserted: boolean; amounts: number[] }>(
+        statement('log', LOG_IN_ONE_STATEMENT, [userId, goalId, date, amount, Date.now(), amountChars(amount)]),
+      );
+      if (rows.length === 0) return undefined;
+      if (rows[0]!.inserted) return [...rows[0]!.amounts, amount];
+      // The goal changed between the statement's read and its lock: as the app, a transaction decides.
       const client = await pool.connect();
       try {
         await client.query('begin');

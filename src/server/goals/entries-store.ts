@@ -2,7 +2,7 @@ import { type Kysely, type QueryCreator, sql } from 'kysely';
 import { GOAL_LIMITS, type GoalSets } from '../../common/goal.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
-import { amountChars, EMPTY_DATE_CHARS, type SetsSize, setsSizeRefusal } from './serialize.js';
+import { amountChars, EMPTY_DATE_CHARS, type SetsSize, setsJsonBytes, setsSizeRefusal } from './serialize.js';
 import { chainsWritesInOneStatement } from '../db/dialect.js';
 import { precompiled } from '../db/precompiled.js';
 import { inParts } from '../db/parts.js';
@@ -450,6 +450,10 @@ export async function logEntry(
   request: LogRequest,
   now: number,
 ): Promise<number[] | undefined> {
+  if (chainsWritesInOneStatement(db)) {
+    const logged = await logInOneStatement(db, userId, goalId, request, now);
+    if (logged) return logged;
+  }
   const { date, amount, entryId } = request;
   return db.transaction().execute(async (trx) => {
     const size = await lockGoal(trx, userId, goalId);
@@ -497,6 +501,97 @@ export async function logEntry(
     return [...amounts, amount];
   });
 }
+
+/**
+ * PostgreSQL: a new amount in one statement, which is a transaction of its own, instead of a transaction of five
+ * round trips (decision 0134). It reads the goal's size and the date's rows, locks the goal row only if it is still
+ * the version it read (`xmin`), and writes only then: every edit of a goal's entries writes its goal row first, so
+ * an unchanged row means an unchanged goal. It adds the amount only where the caps surely hold (checked with room
+ * to spare: a new date assumed, a `[]` marker not counted). Undefined when it did nothing: no such goal, a goal
+ * changed meanwhile, a goal near a cap, or a known `entry_id`; the transaction then decides as always.
+ */
+async function logInOneStatement(
+  db: Db,
+  userId: number,
+  goalId: number,
+  { date, amount, entryId }: LogRequest,
+  now: number,
+): Promise<number[] | undefined> {
+  const added = amountChars(amount);
+  const [row] = await oneStatementLogQuery(db, {
+    userId,
+    goalId,
+    date,
+    amount,
+    entryId: entryId ?? null,
+    now,
+    amountChars: added,
+    emptyDateChars: EMPTY_DATE_CHARS,
+    datesMax: GOAL_LIMITS.setsDatesMax,
+    rowsOnDateMax: GOAL_LIMITS.amountsPerDateMax,
+    // setsJsonBytes grows by 15 per date and by each amount's characters: with one more date and this amount,
+    // the goal stays within the cap while 15 x dates + amount characters is at most this.
+    roomForSize: GOAL_LIMITS.setsJsonMaxBytes - setsJsonBytes({ dates: 1, amountChars: added }),
+  });
+  return row?.inserted ? [...row.amounts, amount] : undefined;
+}
+
+const oneStatementLogQuery = precompiled(
+  (
+    trx: Db,
+    p: {
+      userId: number;
+      goalId: number;
+      date: string;
+      amount: number;
+      entryId: string | null;
+      now: number;
+      amountChars: number;
+      emptyDateChars: number;
+      datesMax: number;
+      rowsOnDateMax: number;
+      roomForSize: number;
+    },
+  ) => {
+    // Every part reads the statement's snapshot; `locked` re-reads the goal row as it is once locked, and a row
+    // written since the snapshot no longer matches `seen` (PostgreSQL rechecks a locked row that changed).
+    const statement = sql<{ inserted: boolean; amounts: number[] }>`with snap as (
+        select goals.xmin as seen, goals.sets_dates as dates, goals.sets_amount_chars as chars,
+          (select count(*) from goal_entries e
+            where e.goal_id = goals.id and e.date = ${p.date} and e.removed_at is null) as on_date,
+          (select min(e.id) from goal_entries e
+            where e.goal_id = goals.id and e.date = ${p.date} and e.removed_at is null and e.amount is null) as marker,
+          array(select e.amount from goal_entries e
+            where e.goal_id = goals.id and e.date = ${p.date} and e.removed_at is null and e.amount is not null
+            order by e.id) as amounts
+        from goals where goals.id = ${p.goalId} and goals.user_id = ${p.userId}),
+      locked as (
+        select goals.id from goals
+        where goals.id = ${p.goalId} and goals.xmin = (select seen from snap)
+          and (select (on_date > 0 or dates < ${p.datesMax}) and on_date < ${p.rowsOnDateMax}
+            and 15 * dates + chars <= ${p.roomForSize} from snap)
+        for update),
+      inserted as (
+        insert into goal_entries (user_id, goal_id, date, amount, entry_id, created_at)
+        select ${p.userId}, locked.id, ${p.date}, cast(${p.amount} as double precision), cast(${p.entryId} as text),
+          ${p.now}
+        from locked
+        on conflict (user_id, entry_id) do nothing
+        returning id),
+      marker as (
+        delete from goal_entries where id = (select marker from snap) and exists (select 1 from inserted)),
+      size as (
+        update goals set
+          sets_dates = snap.dates + case when snap.on_date = 0 then 1 else 0 end,
+          sets_amount_chars = snap.chars + ${p.amountChars}
+            - case when snap.marker is null then 0 else ${p.emptyDateChars} end,
+          updated_at = ${p.now}
+        from snap where goals.id = ${p.goalId} and exists (select 1 from inserted)),
+      version as (${goalsVersionBump(trx, p.userId).where(sql<boolean>`exists (select 1 from inserted)`)})
+      select exists (select 1 from inserted) as inserted, snap.amounts from snap`;
+    return { compile: () => statement.compile(trx) };
+  },
+);
 
 export type RemoveRequest = { date: string; amount: number } | { date: string; entryId: string };
 
