@@ -441,7 +441,8 @@ export interface LogRequest {
 /**
  * Appends one amount to a date (docs/api-logging.md). With an `entry_id` already known to the user (logged, or
  * removed since: a tombstone), nothing is added: the same goal, date and amount answer the date's amounts, anything
- * else 409 `entry_id_conflict`. Undefined when the caller has no goal `goalId`.
+ * else 409 `entry_id_conflict`. Undefined when the caller has no goal `goalId`. On PostgreSQL a new amount usually
+ * takes one statement (`logInOneStatement`); the transaction below decides every other case.
  */
 export async function logEntry(
   db: Db,
