@@ -1,59 +1,18 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { GOAL_LIMITS } from '../../../src/common/goal.js';
-import { parseDatabaseUrl } from '../../../src/server/config.js';
-import { migrateToLatest } from '../../../src/server/db/migrate.js';
-import { openDatabase } from '../../../src/server/db/open.js';
 import { logEntry } from '../../../src/server/goals/entries-store.js';
-import { amountChars, entriesSets, setsJsonBytes, setsSize } from '../../../src/server/goals/serialize.js';
-import { insertGoal } from '../../../src/server/goals/store.js';
-import { createTestDatabase, insertTestUser } from '../../support/database.js';
+import { amountChars, setsJsonBytes, setsSize } from '../../../src/server/goals/serialize.js';
+import { recordedGoal } from '../../support/recorded-goal.js';
 
 // PostgreSQL only (decision 0134): a new amount is one statement, its own transaction; SQLite runs in process.
 
-/** The app's database on a fresh PostgreSQL database, every statement recorded, with one user and one goal. */
+/** A goal on PostgreSQL with its statements recorded, and a log of it. */
 async function goalOnPostgres(t: TestContext, sets: Record<string, number[]> = {}) {
-  const database = await createTestDatabase('postgres');
-  const statements: string[] = [];
-  const handle = await openDatabase(parseDatabaseUrl(database.url, 8), {
-    logStatements: (sql) => void statements.push(sql),
-  });
-  t.after(async () => {
-    await handle.close();
-    await database.drop();
-  });
-  const { db } = handle;
-  await migrateToLatest(db, 'postgres');
-  const userId = await insertTestUser(db, 'anna@example.com');
-  const goal = { name: 'Push-ups', unit: 'reps', daily: 50, days: 90, start: '2026-01-01' };
-  const { id: goalId } = await insertGoal(db, userId, { ...goal, sets }, 1);
-
-  /** The goal's entries and whether its size counters are those of its entries, exactly. */
-  const stored = async () => {
-    const rows = await db
-      .selectFrom('goal_entries')
-      .select(['goal_id', 'date', 'amount'])
-      .where('goal_id', '=', goalId)
-      .where('removed_at', 'is', null)
-      .orderBy('date')
-      .orderBy('id')
-      .execute();
-    const counters = await db
-      .selectFrom('goals')
-      .select(['sets_dates', 'sets_amount_chars'])
-      .where('id', '=', goalId)
-      .executeTakeFirstOrThrow();
-    const sets = entriesSets(rows);
-    assert.deepEqual(
-      { dates: counters.sets_dates, amountChars: counters.sets_amount_chars },
-      setsSize(sets),
-      'the size counters are those of the stored entries',
-    );
-    return sets;
-  };
+  const { db, statements, userId, goalId, storedSets } = await recordedGoal(t, sets, 8);
   const log = (date: string, amount: number, entryId?: string) =>
     logEntry(db, userId, goalId, { date, amount, entryId }, 2);
-  return { statements, log, stored };
+  return { statements, log, stored: storedSets };
 }
 
 test('on PostgreSQL a new amount is logged in one statement, also on a kept empty date', async (t) => {

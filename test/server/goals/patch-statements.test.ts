@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { GoalSets } from '../../../src/common/goal.js';
-import { migrateToLatest } from '../../../src/server/db/migrate.js';
-import { parseDatabaseUrl } from '../../../src/server/config.js';
-import { openDatabase } from '../../../src/server/db/open.js';
-import { entriesSets } from '../../../src/server/goals/serialize.js';
-import { insertGoal, updateGoal } from '../../../src/server/goals/store.js';
-import { createTestDatabase } from '../../support/database.js';
+import { updateGoal } from '../../../src/server/goals/store.js';
+import { recordedGoal } from '../../support/recorded-goal.js';
 
 /** Of `dates` days from 2026-01-01, each that `amountsOn(day)` gives amounts for, with those amounts. */
 function setsOf(dates: number, amountsOn: (day: number) => number[] | undefined): GoalSets {
@@ -20,39 +16,16 @@ function setsOf(dates: number, amountsOn: (day: number) => number[] | undefined)
 
 // PostgreSQL only (decision 0122): SQLite runs in process, where a statement costs no round trip.
 test('on PostgreSQL a PATCH of sets sends its writes as one statement, however many rows change', async (t) => {
-  const database = await createTestDatabase('postgres');
-  const statements: string[] = [];
-  // Opened as the app opens it (named statements, rows as arrays where asked for), with every statement recorded.
-  const handle = await openDatabase(parseDatabaseUrl(database.url), {
-    logStatements: (sql) => void statements.push(sql),
-  });
-  const { db } = handle;
-  t.after(async () => {
-    await handle.close();
-    await database.drop();
-  });
-  await migrateToLatest(db, 'postgres');
-  const { id: userId } = await db
-    .insertInto('users')
-    .values({ email: 'anna@example.com', password_hash: 'x', name: 'Anna', locale: 'en', created_at: 0 })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const goal = { name: 'Push-ups', unit: 'reps', daily: 50, days: 90, start: '2026-01-01' };
-  const { id: goalId } = await insertGoal(db, userId, { ...goal, sets: setsOf(90, (day) => [day, 1.5, 2]) }, 1);
+  const { db, statements, userId, goalId, storedSets } = await recordedGoal(
+    t,
+    setsOf(90, (day) => [day, 1.5, 2]),
+  );
 
   const statementsOf = async (sets: GoalSets) => {
     statements.length = 0;
     assert.equal(await updateGoal(db, userId, goalId, { sets }, 2), true);
     const sent = statements.length;
-    const rows = await db
-      .selectFrom('goal_entries')
-      .select(['goal_id', 'date', 'amount'])
-      .where('goal_id', '=', goalId)
-      .where('removed_at', 'is', null)
-      .orderBy('date')
-      .orderBy('id')
-      .execute();
-    assert.deepEqual(entriesSets(rows), sets, 'the goal holds exactly the sets sent');
+    assert.deepEqual(await storedSets(), sets, 'the goal holds exactly the sets sent');
     return sent;
   };
   // One amount changed in place.
