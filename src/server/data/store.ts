@@ -9,7 +9,7 @@ import { addImportedLayout } from '../goals/layout-store.js';
 import { entryParts, insertGoals } from '../goals/store.js';
 import { saveReminder } from '../reminders/store.js';
 import type { ImportedGoal } from './import-check.js';
-import { claimRequestKey, deleteRequestKeys, recordKeyResult, type RequestKey } from '../http/request-keys-store.js';
+import { claimRequestKey, deleteRequestKeys, type RequestKey } from '../http/request-keys-store.js';
 
 /** One goal of an export: its row as stored, its layout and reminder (null when none), and its `sets`. */
 export type StoredGoal = Pick<
@@ -63,7 +63,7 @@ async function* withSets(goals: Omit<StoredGoal, 'sets'>[], parts: AsyncIterable
 /**
  * Adds an import's goals after the caller's own, with their place in the order, archive and reminder, in one
  * transaction: all of it is stored or none (decision 0125). With a key (decision 0127), a repeat of an earlier import
- * answers that import's number of goals and adds nothing; `key_reused` when the key came with another body.
+ * answers that import's number of goals and adds nothing; `reused` when the key came with another body.
  */
 export async function importGoals(
   db: Kysely<Database>,
@@ -74,10 +74,9 @@ export async function importGoals(
 ): Promise<ImportOutcome> {
   return db.transaction().execute(async (trx) => {
     if (key) {
-      const claim = await claimRequestKey(trx, userId, 'import', key, now);
+      const claim = await claimRequestKey(trx, userId, 'import', key, now, goals.length);
       if (claim === 'reused') return claim;
       if (!claim.new) return { goals: claim.repeatOf };
-      await recordKeyResult(trx, userId, 'import', key, goals.length);
     }
     const ids = await insertGoals(trx, userId, goals, now);
     const imported = goals.map((goal, index) => ({ ...goal, goalId: ids[index]! }));

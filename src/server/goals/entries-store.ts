@@ -558,14 +558,12 @@ const oneStatementLogQuery = precompiled(
     // written since the snapshot no longer matches `seen` (PostgreSQL rechecks a locked row that changed).
     const statement = sql<{ inserted: boolean; amounts: number[] }>`with snap as (
         select goals.xmin as seen, goals.sets_dates as dates, goals.sets_amount_chars as chars,
-          (select count(*) from goal_entries e
-            where e.goal_id = goals.id and e.date = ${p.date} and e.removed_at is null) as on_date,
-          (select min(e.id) from goal_entries e
-            where e.goal_id = goals.id and e.date = ${p.date} and e.removed_at is null and e.amount is null) as marker,
-          array(select e.amount from goal_entries e
-            where e.goal_id = goals.id and e.date = ${p.date} and e.removed_at is null and e.amount is not null
-            order by e.id) as amounts
-        from goals where goals.id = ${p.goalId} and goals.user_id = ${p.userId}),
+          day.on_date, day.marker, day.amounts
+        from goals cross join lateral (
+          select count(*) as on_date, min(e.id) filter (where e.amount is null) as marker,
+            coalesce(array_agg(e.amount order by e.id) filter (where e.amount is not null), '{}') as amounts
+          from goal_entries e where e.goal_id = goals.id and e.date = ${p.date} and e.removed_at is null) as day
+        where goals.id = ${p.goalId} and goals.user_id = ${p.userId}),
       locked as (
         select goals.id from goals
         where goals.id = ${p.goalId} and goals.xmin = (select seen from snap)

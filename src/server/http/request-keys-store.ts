@@ -23,7 +23,7 @@ export const REQUEST_KEY_KEPT_MS = 24 * 60 * 60 * 1000;
 export const REQUEST_KEYS_KEPT_MAX = 100;
 
 /**
- * What the key says about this request: `new` (now recorded, with `result` 0 until `recordKeyResult`), a `repeat` of
+ * What the key says about this request: `new` (now recorded with `result`), a `repeat` of
  * an earlier request with the same body (its result), or `reused` with another body.
  */
 export type KeyClaim = { new: true } | { new: false; repeatOf: number } | 'reused';
@@ -40,6 +40,8 @@ export async function claimRequestKey(
   scope: KeyScope,
   key: RequestKey,
   now: number,
+  /** What the request does, when known before it runs (an import's goal count); else set by `recordKeyResult`. */
+  result = 0,
 ): Promise<KeyClaim> {
   await trx
     .deleteFrom('request_keys')
@@ -49,7 +51,7 @@ export async function claimRequestKey(
     .execute();
   const claimed = await trx
     .insertInto('request_keys')
-    .values({ user_id: userId, scope, key: key.key, body_hash: key.bodyHash, result: 0, created_at: now })
+    .values({ user_id: userId, scope, key: key.key, body_hash: key.bodyHash, result, created_at: now })
     .onConflict((conflict) => conflict.columns(['user_id', 'scope', 'key']).doNothing())
     .returning('user_id')
     .executeTakeFirst();
@@ -80,7 +82,7 @@ export async function claimRequestKey(
   return earlier.body_hash === key.bodyHash ? { new: false, repeatOf: earlier.result } : 'reused';
 }
 
-/** What the request of a newly claimed key did, for the answer to its repeats. */
+/** What the request of a newly claimed key did, once known (a created goal's id), for the answer to its repeats. */
 export async function recordKeyResult(trx: Db, userId: number, scope: KeyScope, key: RequestKey, result: number) {
   await trx
     .updateTable('request_keys')
