@@ -20,7 +20,14 @@ import autocannon from 'autocannon';
 import * as esbuild from 'esbuild';
 import pg from 'pg';
 import { serverBundleOptions } from '../scripts/server-bundle.mjs';
-import { benchSets, type FloorInfo, type SeedGroup, type ServerInfo, type ServerStats } from './shared.js';
+import {
+  benchSets,
+  type FloorInfo,
+  type SeededUser,
+  type SeedGroup,
+  type ServerInfo,
+  type ServerStats,
+} from './shared.js';
 import { measureLogGrowth } from './log-growth.js';
 import { printStartTimes, startTimeMisses } from './start-time.js';
 
@@ -46,7 +53,11 @@ const TARGETS = {
   soakFdGrowth: 5,
   /** Log rate on a goal with 3,650 dates over the rate on one with 30: the cost within 2x. */
   logGrowthRatio: 0.5,
+  /** Deleting a goal on the growth database (1.3 million amounts) over on the main one (54,000): within 2x. */
+  deleteGrowthRatio: 2,
 };
+/** Goals deleted, one at a time, for each figure of a goal's deletion (their median is the figure). */
+const DELETED_GOALS = 9;
 const GROWTH_MIN_BYTES = 100_000;
 
 const { values: flags } = parseArgs({
@@ -124,11 +135,16 @@ async function benchEngine(engine: Engine, databaseUrl: string | undefined) {
     if (CHOSEN_ROUTES.includes('floor')) floor = await startFloor(server.info);
     figures.load = await mainLoad(engine, server, floor);
     if (LOGIN_SECONDS > 0) figures.logins = await logins(engine, server);
+    figures.deleteGoal = await timedGoalDeletes(server.info, server.info.users[0]!, MAIN_SEED);
   } finally {
     await floor?.stop();
     await server.stop();
   }
-  if (!flags['no-growth']) figures.growth = await growth(engine, databaseUrl);
+  if (!flags['no-growth']) {
+    const growthFigures = await growth(engine, databaseUrl);
+    figures.growth = growthFigures;
+    compareGoalDeletes(engine, figures.deleteGoal as GoalDeletes, growthFigures.deleteGoal);
+  }
   if (SOAK_SECONDS > 0) figures.soak = await soak(engine, databaseUrl);
   return figures;
 }
@@ -570,6 +586,7 @@ async function growth(engine: Engine, databaseUrl: string | undefined) {
   // the answer (a cached list only copies bytes).
   const server = await startServer(databaseUrl, seed, { GOAL_LIST_CACHE_MB: '0' });
   const rows: Array<Record<string, number>> = [];
+  let deleteGoal: GoalDeletes;
   try {
     for (const user of server.info.users) {
       const kind = seed[user.group]!;
@@ -596,6 +613,11 @@ async function growth(engine: Engine, databaseUrl: string | undefined) {
         serverCpuNanosPerByte: round3((result.cpuMicros * 1000) / size),
       });
     }
+    // Last: the goals are gone afterwards. Those of the user with 100 goals of 30 dates, the smallest goals here.
+    const manySmallGoals = server.info.users.find(
+      (user) => seed[user.group]!.goals === 100 && seed[user.group]!.dates === 30,
+    )!;
+    deleteGoal = await timedGoalDeletes(server.info, manySmallGoals, seed);
   } finally {
     await server.stop();
   }
@@ -613,7 +635,51 @@ async function growth(engine: Engine, databaseUrl: string | undefined) {
   );
   if (spread > TARGETS.costPerByteSpread)
     misses.push(`${engine} growth: cost per byte spread ${spread} > ${TARGETS.costPerByteSpread}`);
-  return { rows, costPerByteSpread: spread };
+  return { rows, costPerByteSpread: spread, deleteGoal };
+}
+
+interface GoalDeletes {
+  /** Amounts stored on the server when the deleting began, as seeded (logs of the main load not counted). */
+  databaseAmounts: number;
+  medianMs: number;
+  slowestMs: number;
+}
+
+/**
+ * `DELETE /api/goals/:id` of DELETED_GOALS of the user's goals, one at a time, as a client waits for it: a goal's
+ * deletion must cost what its own amounts cost, not what the whole database holds (decision 0136).
+ */
+async function timedGoalDeletes(info: ServerInfo, user: SeededUser, seed: SeedGroup[]): Promise<GoalDeletes> {
+  const times: number[] = [];
+  for (const goalId of user.goalIds.slice(0, DELETED_GOALS)) {
+    const started = performance.now();
+    const response = await fetch(`${info.app}/api/goals/${goalId}`, {
+      method: 'DELETE',
+      headers: { cookie: user.cookie, origin: info.origin },
+    });
+    assert.equal(response.status, 200);
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const databaseAmounts = seed.reduce(
+    (sum, kind) => sum + kind.users * kind.goals * kind.dates * kind.amountsPerDate,
+    0,
+  );
+  return { databaseAmounts, medianMs: round3(times[Math.floor(times.length / 2)]!), slowestMs: round3(times.at(-1)!) };
+}
+
+/** The growth database's goal deletion against the main one's: the database's size must not show. */
+function compareGoalDeletes(engine: Engine, main: GoalDeletes, grown: GoalDeletes) {
+  const ratio = round3(grown.medianMs / main.medianMs);
+  const figure = (deletes: GoalDeletes) =>
+    `${deletes.medianMs} ms (slowest ${deletes.slowestMs}) among ${deletes.databaseAmounts.toLocaleString('en')} amounts`;
+  console.log(
+    `delete a goal, median of ${DELETED_GOALS}: ${figure(main)}; ${figure(grown)}: ratio ${ratio} ` +
+      `(target <= ${TARGETS.deleteGrowthRatio})`,
+  );
+  if (ratio > TARGETS.deleteGrowthRatio)
+    misses.push(`${engine} delete a goal: ${ratio} times slower on the larger database`);
 }
 
 /** Mixed reads, logs and PATCHes at 50 connections for SOAK_SECONDS: errors, RSS per minute, open descriptors. */

@@ -10,6 +10,7 @@ import * as m0007 from './0007_reminders.js';
 import * as m0008 from './0008_goal_layout.js';
 import * as m0009 from './0009_import_keys.js';
 import * as m0010 from './0010_request_keys.js';
+import * as m0011 from './0011_foreign_key_indexes.js';
 
 /** A migration is frozen once released: it types the database as `any` and never imports store code. */
 export interface SteadyMigration {
@@ -28,4 +29,5 @@ export const migrations: Record<string, SteadyMigration> = {
   '0008_goal_layout': m0008,
   '0009_import_keys': m0009,
   '0010_request_keys': m0010,
+  '0011_foreign_key_indexes': m0011,
 };
