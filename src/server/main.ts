@@ -8,6 +8,7 @@ async function main(): Promise<void> {
     { buildApp },
     { startScheduledBackups },
     { createReminderScheduler },
+    { createThrottleSweeps },
     { systemClock },
     { announceFirstInvite },
     { createLogger },
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
     import('./app.js'),
     import('./backup/start.js'),
     import('./reminders/start.js'),
+    import('./auth/throttle-sweeps.js'),
     import('./clock.js'),
     import('./invites/first-invite.js'),
     import('./log.js'),
@@ -31,11 +33,13 @@ async function main(): Promise<void> {
   const app = await buildApp(deps, log);
   let backups: ReturnType<typeof startScheduledBackups> = null;
   const reminders = createReminderScheduler(deps, log);
+  const throttleSweeps = createThrottleSweeps(deps, log);
   const shutdown = gracefulShutdown({
     app,
     async closeServices() {
       await backups?.stop();
       await reminders.stop();
+      await throttleSweeps.stop();
       await services.close();
     },
     log,
@@ -52,6 +56,7 @@ async function main(): Promise<void> {
   // The background jobs start once the server answers: their first checks would delay the first answer.
   backups = startScheduledBackups(deps, log);
   reminders.start();
+  throttleSweeps.start();
   // `steady invite` without BASE_URL of its own prints links to this address.
   await saveServedBaseUrl(deps.db, config.baseUrl, systemClock.now());
   await announceFirstInvite(deps, log);

@@ -52,3 +52,12 @@ export async function consumeToken(
   const tokensNow = bucket.tokens + Math.max(0, now - bucket.updated_at) / rule.refillMs;
   return { allowed: false, retryAfterMs: Math.max(1, (1 - tokensNow) * rule.refillMs) };
 }
+
+/**
+ * Deletes the buckets last spent from at or before `untouchedSince`; the caller picks a time after which every
+ * bucket has refilled completely, so a deleted bucket and a missing one (made full on the next attempt) are the same.
+ */
+export async function deleteBucketsUntouchedSince(db: Kysely<Database>, untouchedSince: number): Promise<number> {
+  const result = await db.deleteFrom('throttle_buckets').where('updated_at', '<=', untouchedSince).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { DAY, HOUR, MINUTE } from '../clock.js';
 import type { Database } from '../db/schema.js';
 import { tooManyRequests } from '../http/errors.js';
-import { type BucketRule, consumeToken } from './throttle-store.js';
+import { type BucketRule, consumeToken, deleteBucketsUntouchedSince } from './throttle-store.js';
 
 /**
  * The attempt limits, in one table. Recorded with reasons in docs/decisions/0005-throttling.md.
@@ -27,6 +27,17 @@ export const THROTTLE_RULES = {
 } as const satisfies Record<string, BucketRule>;
 
 export type ThrottleRuleName = keyof typeof THROTTLE_RULES;
+
+/** The longest a bucket of any rule takes to refill from empty: after it, an untouched bucket is full. */
+export const FULL_REFILL_MS = Math.max(...Object.values(THROTTLE_RULES).map((rule) => rule.capacity * rule.refillMs));
+
+/**
+ * Drops the buckets untouched for FULL_REFILL_MS: they are full, as a bucket that does not exist yet is. Without
+ * this every client address and e-mail address ever tried would keep a row (decision 0137).
+ */
+export function sweepRefilledBuckets(db: Kysely<Database>, now: number): Promise<number> {
+  return deleteBucketsUntouchedSince(db, now - FULL_REFILL_MS);
+}
 
 /** The bucket of one rule and subject (a client address, a user id, a session id, an e-mail address). */
 export const throttleKey = (rule: ThrottleRuleName, subject: string): string => `${rule}:${subject}`;
