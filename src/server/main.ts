@@ -8,7 +8,7 @@ async function main(): Promise<void> {
     { buildApp },
     { startScheduledBackups },
     { createReminderScheduler },
-    { createThrottleSweeps },
+    { createHousekeeping },
     { systemClock },
     { announceFirstInvite },
     { createLogger },
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     import('./app.js'),
     import('./backup/start.js'),
     import('./reminders/start.js'),
-    import('./auth/throttle-sweeps.js'),
+    import('./ops/housekeeping.js'),
     import('./clock.js'),
     import('./invites/first-invite.js'),
     import('./log.js'),
@@ -33,13 +33,13 @@ async function main(): Promise<void> {
   const app = await buildApp(deps, log);
   let backups: ReturnType<typeof startScheduledBackups> = null;
   const reminders = createReminderScheduler(deps, log);
-  const throttleSweeps = createThrottleSweeps(deps, log);
+  const housekeeping = createHousekeeping(deps, log);
   const shutdown = gracefulShutdown({
     app,
     async closeServices() {
       await backups?.stop();
       await reminders.stop();
-      await throttleSweeps.stop();
+      await housekeeping.stop();
       await services.close();
     },
     log,
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   // The background jobs start once the server answers: their first checks would delay the first answer.
   backups = startScheduledBackups(deps, log);
   reminders.start();
-  throttleSweeps.start();
+  housekeeping.start();
   // `steady invite` without BASE_URL of its own prints links to this address.
   await saveServedBaseUrl(deps.db, config.baseUrl, systemClock.now());
   await announceFirstInvite(deps, log);

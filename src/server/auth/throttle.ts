@@ -33,7 +33,7 @@ export const FULL_REFILL_MS = Math.max(...Object.values(THROTTLE_RULES).map((rul
 
 /**
  * Drops the buckets untouched for FULL_REFILL_MS: they are full, as a bucket that does not exist yet is. Without
- * this every client address and e-mail address ever tried would keep a row (decision 0137).
+ * this every client address and e-mail address ever tried would keep a row (housekeeping, decision 0137).
  */
 export function sweepRefilledBuckets(db: Kysely<Database>, now: number): Promise<number> {
   return deleteBucketsUntouchedSince(db, now - FULL_REFILL_MS);

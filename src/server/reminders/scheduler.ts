@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { MINUTE, SECOND, type Clock } from '../clock.js';
+import { DAY, MINUTE, SECOND, type Clock } from '../clock.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Metrics } from '../ops/metrics.js';
@@ -11,6 +11,7 @@ import { belowTarget, isTimeReached, localDateAndTime, runsOn } from './schedule
 import {
   type ActiveReminder,
   claimDueReminder,
+  deleteSendsBefore,
   findSends,
   finishSend,
   listActiveReminders,
@@ -28,6 +29,17 @@ export const MAX_ATTEMPTS = 3;
 export const RETRY_DELAYS_MS = [1 * MINUTE, 5 * MINUTE];
 /** A claim still "sending" after this belonged to a process that died mid-send; another process may take over. */
 export const STALE_SENDING_MS = 5 * MINUTE;
+
+/**
+ * A send row says a goal's reminder of one local date was handled; only today's is ever looked at, and no zone's
+ * today lies two days behind UTC's (UTC-12, with a day's room for a user who moves west). Older rows are dropped.
+ */
+export const SENDS_KEPT_MS = 2 * DAY;
+
+/** Drops the send rows no check can look at again (decision 0137); without this they grow by a row per reminder a day. */
+export function sweepPastSends(db: Kysely<Database>, now: number): Promise<number> {
+  return deleteSendsBefore(db, new Date(now - SENDS_KEPT_MS).toISOString().slice(0, 10));
+}
 
 export interface ReminderLog {
   info(details: object, message: string): void;

@@ -211,3 +211,9 @@ export async function findGoalOwner(
     .executeTakeFirst();
   return row ?? null;
 }
+
+/** Deletes the send rows of local dates before `localDate` (YYYY-MM-DD); answers how many went. */
+export async function deleteSendsBefore(db: Kysely<Database>, localDate: string): Promise<number> {
+  const result = await db.deleteFrom('reminder_sends').where('local_date', '<', localDate).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

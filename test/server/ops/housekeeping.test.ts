@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DAY, FakeClock, HOUR } from '../../../src/server/clock.js';
 import { FULL_REFILL_MS, THROTTLE_RULES, throttleKey } from '../../../src/server/auth/throttle.js';
-import { createThrottleSweeps } from '../../../src/server/auth/throttle-sweeps.js';
+import { createHousekeeping } from '../../../src/server/ops/housekeeping.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import { parseDatabaseUrl } from '../../../src/server/config.js';
 import { migrateToLatest } from '../../../src/server/db/migrate.js';
@@ -12,7 +12,7 @@ import { createTestDatabase } from '../../support/database.js';
 import { freePort, startServerProcess } from '../../support/server-process.js';
 import type { TestClient } from '../../support/client.js';
 
-// Decision 0137: the throttle buckets of client and e-mail addresses no longer pile up forever.
+// Decision 0137: rows nothing can need any more (refilled throttle buckets, past reminder sends) are swept hourly.
 
 const silentLog = { warn: () => {} };
 
@@ -36,7 +36,7 @@ test('the longest refill of any rule is the invites: a day', () => {
 test('a sweep drops the buckets untouched for a full refill and keeps the others', async (t) => {
   const steady = await createTestApp();
   t.after(() => steady.close());
-  const sweeps = createThrottleSweeps(steady.deps, silentLog);
+  const housekeeping = createHousekeeping(steady.deps, silentLog);
   assert.equal((await wrongLogin(clientAt(steady, '203.0.113.1'))).status, 401);
   steady.clock.advance(12 * HOUR);
   assert.equal((await wrongLogin(clientAt(steady, '203.0.113.2'))).status, 401);
@@ -44,38 +44,74 @@ test('a sweep drops the buckets untouched for a full refill and keeps the others
   assert.deepEqual(await bucketKeys(steady), both);
 
   steady.clock.advance(FULL_REFILL_MS - 12 * HOUR - 1);
-  assert.equal(await sweeps.sweep(), 0, 'a millisecond before its refill is complete the bucket stays');
+  assert.equal((await housekeeping.run()).throttleBuckets, 0, 'a millisecond before its refill the bucket stays');
   steady.clock.advance(1);
-  assert.equal(await sweeps.sweep(), 1);
+  assert.equal((await housekeeping.run()).throttleBuckets, 1);
   assert.deepEqual(await bucketKeys(steady), [both[1]]);
 });
 
 test('a sweep leaves a limit in force: an address that spent its attempts is still refused', async (t) => {
   const steady = await createTestApp();
   t.after(() => steady.close());
-  const sweeps = createThrottleSweeps(steady.deps, silentLog);
+  const housekeeping = createHousekeeping(steady.deps, silentLog);
   const attacker = clientAt(steady, '203.0.113.66');
   for (let n = 0; n < THROTTLE_RULES.loginPerAddress.capacity; n++)
     assert.equal((await wrongLogin(attacker)).status, 401);
   assert.equal((await wrongLogin(attacker)).status, 429);
-  assert.equal(await sweeps.sweep(), 0);
+  assert.equal((await housekeeping.run()).throttleBuckets, 0);
   assert.equal((await wrongLogin(attacker)).status, 429);
+});
+
+test('the send rows of reminders go two days after their local date', async (t) => {
+  const steady = await createTestApp();
+  t.after(() => steady.close());
+  const anna = await steady.register('anna@example.com');
+  const goalId = (await anna.post('/api/goals', { name: 'Push-ups', unit: 'reps', daily: 50, days: 30 })).body.id;
+  const userId = (await steady.deps.db.selectFrom('users').select('id').executeTakeFirstOrThrow()).id;
+  // The fake clock stands at 2026-01-15 09:00 UTC: 2026-01-13 is kept, 2026-01-12 goes.
+  const sent = (localDate: string) => ({
+    goal_id: Number(goalId),
+    local_date: localDate,
+    user_id: userId,
+    channel: 'email',
+    status: 'sent' as const,
+    attempts: 1,
+    claimed_at: steady.clock.now(),
+    next_try_at: null,
+    finished_at: steady.clock.now(),
+  });
+  await steady.deps.db
+    .insertInto('reminder_sends')
+    .values(['2026-01-11', '2026-01-12', '2026-01-13', '2026-01-14', '2026-01-15'].map(sent))
+    .execute();
+
+  const results = await createHousekeeping(steady.deps, silentLog).run();
+  assert.deepEqual(results, { throttleBuckets: 0, reminderSends: 2 });
+  const kept = await steady.deps.db.selectFrom('reminder_sends').select('local_date').orderBy('local_date').execute();
+  assert.deepEqual(
+    kept.map((row) => row.local_date),
+    ['2026-01-13', '2026-01-14', '2026-01-15'],
+  );
 });
 
 test('a failed sweep is logged and answers null instead of ending the process', async () => {
   const testDatabase = await createTestDatabase();
   const database = await openDatabase(parseDatabaseUrl(testDatabase.url));
   await migrateToLatest(database.db, database.dialect);
-  // A database closed under the sweep: every statement fails, as when the server is unreachable.
+  // A database closed under the sweeps: every statement fails, as when the server is unreachable.
   await database.close();
   try {
-    const warnings: string[] = [];
-    const sweeps = createThrottleSweeps(
+    const warnings: Array<{ sweep: string; message: string }> = [];
+    const housekeeping = createHousekeeping(
       { db: database.db, clock: new FakeClock() },
-      { warn: (_fields, message) => void warnings.push(message) },
+      { warn: ({ sweep }, message) => void warnings.push({ sweep, message }) },
     );
-    assert.equal(await sweeps.sweep(), null);
-    assert.deepEqual(warnings, ['sweeping the refilled throttle buckets failed; trying again in an hour']);
+    assert.deepEqual(await housekeeping.run(), { throttleBuckets: null, reminderSends: null });
+    const message = 'a housekeeping sweep failed; trying again in an hour';
+    assert.deepEqual(warnings, [
+      { sweep: 'throttleBuckets', message },
+      { sweep: 'reminderSends', message },
+    ]);
   } finally {
     await testDatabase.drop();
   }
