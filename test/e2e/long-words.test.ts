@@ -1,7 +1,7 @@
 /**
  * Limits are visible and long words never widen a page (issue 8, decision 0084): at 390 px, with a 200-character
  * word in every text field (typed into each form and submitted, and stored as the longest value the contract
- * allows), no page is wider than the viewport, in German, English and Polish.
+ * allows), no page is wider than the viewport, in German, English and Polish, and no quick amount breaks inside.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -61,6 +61,23 @@ async function assertFits(page: Page, where: string): Promise<void> {
       fullPage: true,
     });
   assert.ok(size.scroll <= size.inner, `${where}: the page is ${size.scroll} px wide in a ${size.inner} px viewport`);
+}
+
+/** Every quick amount button shows its amount on one line: a figure never breaks inside, however narrow the row. */
+async function assertAmountsWhole(page: Page, where: string): Promise<void> {
+  const buttons = page.locator('button.quick');
+  assert.ok((await buttons.count()) > 0, `${where}: no quick amount buttons`);
+  const broken = await buttons.evaluateAll((all) =>
+    all.flatMap((button) => {
+      // The visible "+" and figure, without the visually hidden unit after them.
+      const range = document.createRange();
+      range.setStartBefore(button.firstChild!);
+      range.setEndBefore(button.querySelector('.visually-hidden') ?? button.lastChild!);
+      const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      return lines.size > 1 ? [`${range.toString()} on ${lines.size} lines`] : [];
+    }),
+  );
+  assert.deepEqual(broken, [], `${where}: amounts broken across lines`);
 }
 
 async function visit(page: Page, hash: string, heading: string): Promise<void> {
@@ -131,6 +148,14 @@ async function checkLocale(browser: Browser, server: RunningServer, locale: (typ
   for (const [hash, name] of pages) {
     await visit(page, hash, '');
     await assertFits(page, where(name));
+    if (name === 'goal') await assertAmountsWhole(page, where(name));
+    if (name === 'goals') {
+      // The goal was stored behind the app's back (the API from the page): a reload shows it.
+      await page.reload();
+      await page.locator('.today-row button[aria-expanded]').first().click();
+      await assertAmountsWhole(page, where('goals, other amounts'));
+      await assertFits(page, where('goals, other amounts'));
+    }
     await fillAndSubmit(page);
     await assertFits(page, where(`${name} after submitting long words`));
   }
