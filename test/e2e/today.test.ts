@@ -655,3 +655,41 @@ test('the queue survives a closed tab: a new tab shows it pending and sends it o
   await row(page, 'Water').getByText('entries not sent yet').waitFor({ state: 'detached', timeout: 15_000 });
   await assertAmountsToday(who, goal.id, [1, 1]);
 });
+
+test('the goal page logs through the outbox too: shown at once, a lost answer adds nothing twice, offline waits', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who, goal } = await waterToday(t, 'goal-page-outbox@example.com');
+  const { page, context } = who;
+  await page.goto(`${server.baseUrl}/#/goal/${goal.id}`);
+  const facts = page.locator('.facts');
+  await facts.getByText('0 / 8 glasses today').waitFor();
+
+  // The server takes the first log, but its answer never arrives; the outbox sends it again with its entry_id.
+  let tries = 0;
+  await page.route('**/api/goals/*/sets/**', async (route) => {
+    tries++;
+    if (tries > 1) return route.continue();
+    await route.fetch();
+    return route.abort('connectionreset');
+  });
+  await page.getByRole('button', { name: '+8 glasses' }).click();
+  await facts.getByText('8 / 8 glasses today').waitFor();
+  await assertAmountsToday(who, goal.id, [8]);
+  for (let i = 0; i < 100 && tries < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(tries, 2, 'the log was sent again after the lost answer');
+  await assertAmountsToday(who, goal.id, [8]);
+
+  // Offline, a tap is shown at once and sent when the network is back.
+  await context.setOffline(true);
+  await page.getByRole('button', { name: '+1 glass', exact: true }).click();
+  await facts.getByText('9 / 8 glasses today').waitFor();
+  await context.setOffline(false);
+  await assertAmountsToday(who, goal.id, [8, 1]);
+
+  // Undo takes back the last entry through the outbox as well.
+  await page.getByRole('button', { name: /Undo last entry \(1\)/ }).click();
+  await facts.getByText('8 / 8 glasses today').waitFor();
+  await assertAmountsToday(who, goal.id, [8]);
+  await page.reload();
+  await facts.getByText('8 / 8 glasses today').waitFor();
+});

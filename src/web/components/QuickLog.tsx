@@ -1,28 +1,38 @@
 import { quickAmounts } from '../../common/progress.js';
 import type { Goal } from '../api.js';
+import { useApp } from '../context.js';
 import { formatNumber, t } from '../i18n/index.js';
 import { unitText } from '../../common/units.js';
 import { AmountForm } from './AmountForm.js';
-import { useAmounts } from './amounts.js';
+import { changedText, useAmounts } from './amounts.js';
 
-/** One-tap logging for today: round steps and the daily target, a custom amount, and undo of the last entry. */
+/**
+ * One-tap logging for today: round steps and the daily target, a custom amount, and undo of the last entry. Like
+ * Today, it goes through the outbox (decision 0138): shown at once, sent with an `entry_id` when the network allows,
+ * so a lost answer or a dead spot never logs twice or loses a tap. `amounts` holds only the custom field's error.
+ */
 export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
+  const app = useApp();
   const amounts = useAmounts(goal);
   const todays = goal.sets[today] ?? [];
   const last = todays[todays.length - 1];
+
+  function log(amount: number) {
+    app.logToday(goal.id, today, amount);
+    app.announce(changedText('add', amount, goal.unit));
+  }
+
+  function undo() {
+    const amount = app.undoToday(goal.id, today);
+    app.announce(amount === null ? t('today.nothingToUndo') : changedText('remove', amount, goal.unit));
+  }
 
   return (
     <div class="quicklog">
       {/* Each button's accessible name is its visible "+10" plus the unit (WCAG 2.5.3 label in name). */}
       <div class="quick-buttons" role="group" aria-label={t('goal.quickLabel')}>
         {quickAmounts(goal.daily).map((amount) => (
-          <button
-            key={amount}
-            type="button"
-            class="quick"
-            disabled={amounts.busy}
-            onClick={() => void amounts.add(today, amount)}
-          >
+          <button key={amount} type="button" class="quick" onClick={() => log(amount)}>
             +{formatNumber(amount)}
             <span class="visually-hidden"> {unitText(goal.unit, amount)}</span>
           </button>
@@ -33,14 +43,12 @@ export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
         label={t('goal.custom')}
         submitLabel={t('goal.add')}
         amounts={amounts}
-        onAmount={(amount) => amounts.add(today, amount)}
+        onAmount={async (amount) => {
+          log(amount);
+          return true;
+        }}
       />
-      <button
-        type="button"
-        class="link-button undo"
-        disabled={amounts.busy || last === undefined}
-        onClick={() => last !== undefined && void amounts.remove(today, last)}
-      >
+      <button type="button" class="link-button undo" disabled={last === undefined} onClick={undo}>
         <span aria-hidden="true">↶</span> {t('goal.undo')}
         {last !== undefined && ` (${formatNumber(last)})`}
       </button>
