@@ -14,8 +14,6 @@ export interface AppState {
   goalsError: unknown;
   reloadGoals: () => Promise<void>;
   putGoal: (goal: Goal) => void;
-  /** The server's answer for one date of one goal, applied to the latest list (never to a copy held by a page). */
-  putAmounts: (goalId: string, date: string, amounts: number[]) => void;
   dropGoal: (id: string) => void;
   /** The user's order and archive (decision 0093); null until loaded. */
   layout: GoalLayout | null;
@@ -25,10 +23,13 @@ export interface AppState {
   notices: Notice[];
   /** The server could not be reached the last time the app tried. */
   offline: boolean;
-  /** Logs through the outbox: shown at once, sent when possible (offline/goal-store.ts). */
-  logToday: (goalId: string, date: string, amount: number) => void;
-  /** Takes back this device's last entry of the goal and date; the amount taken back, or null when there is none. */
-  undoToday: (goalId: string, date: string) => number | null;
+  /** Logs an amount on any date through the outbox: shown at once, sent when possible (offline/goal-store.ts). */
+  logAmount: (goalId: string, date: string, amount: number) => void;
+  /**
+   * Takes back an entry of the goal and date through the outbox (of `amount` when given, else any): this device's
+   * last such entry first. The amount taken back, or null when there is none.
+   */
+  takeBack: (goalId: string, date: string, amount?: number) => number | null;
   dismissNotice: (id: number) => void;
   setOrder: (ids: string[]) => Promise<void>;
   setArchived: (goalId: string, archived: boolean) => Promise<void>;

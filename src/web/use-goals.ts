@@ -30,10 +30,9 @@ export function useGoals(userId: number | null) {
       reloadGoals: async () => store?.reload(),
       putGoal: (goal: Goal) => store?.putGoal(goal),
       /** The server's answer for one date of one goal, applied to the latest list (never to a copy held by a page). */
-      putAmounts: (goalId: string, date: string, amounts: number[]) => store?.putAmounts(goalId, date, amounts),
       dropGoal: (id: string) => store?.dropGoal(id),
-      logToday: (goalId: string, date: string, amount: number) => store?.log(goalId, date, amount),
-      undoToday: (goalId: string, date: string) => store?.undo(goalId, date) ?? null,
+      logAmount: (goalId: string, date: string, amount: number) => store?.log(goalId, date, amount),
+      takeBack: (goalId: string, date: string, amount?: number) => store?.takeBack(goalId, date, amount) ?? null,
       dismissNotice: (id: number) => store?.dismissNotice(id),
       setOrder: async (ids: string[]) => store?.setOrder(ids),
       setArchived: async (goalId: string, archived: boolean) => store?.setArchived(goalId, archived),

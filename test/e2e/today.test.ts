@@ -656,7 +656,7 @@ test('the queue survives a closed tab: a new tab shows it pending and sends it o
   await assertAmountsToday(who, goal.id, [1, 1]);
 });
 
-test('the goal page logs through the outbox too: shown at once, a lost answer adds nothing twice, offline waits', async (t) => {
+test('the goal page logs and corrects through the outbox too: shown at once, a lost answer adds nothing twice, offline waits', async (t) => {
   if (!chromiumAvailable(t)) return;
   const { who, goal } = await waterToday(t, 'goal-page-outbox@example.com');
   const { page, context } = who;
@@ -690,6 +690,30 @@ test('the goal page logs through the outbox too: shown at once, a lost answer ad
   await page.getByRole('button', { name: /Undo last entry \(1\)/ }).click();
   await facts.getByText('8 / 8 glasses today').waitFor();
   await assertAmountsToday(who, goal.id, [8]);
+
+  // "Log or correct a day" as well: offline, a chosen entry goes and a typed one comes at once, and both are sent.
+  await context.setOffline(true);
+  const day = page.locator('.past-day');
+  await day.getByRole('button', { name: 'Remove 8' }).click();
+  await day.getByLabel('Amount').fill('3');
+  await day.getByRole('button', { name: 'Add to this day' }).click();
+  await facts.getByText('3 / 8 glasses today').waitFor();
+  await context.setOffline(false);
+  await assertAmountsToday(who, goal.id, [3]);
   await page.reload();
-  await facts.getByText('8 / 8 glasses today').waitFor();
+  await facts.getByText('3 / 8 glasses today').waitFor();
+
+  // A refusal for good rolls the page back and says why, here as on Today.
+  await page.route('**/api/goals/*/sets/*', (route) =>
+    route.fulfill({
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: 'too many', code: 'too_many_amounts', field: 'amount' }),
+    }),
+  );
+  await page.getByRole('button', { name: '+1 glass', exact: true }).click();
+  await page.getByRole('alert').getByText('An entry for “Water” was not saved').waitFor();
+  await facts.getByText('3 / 8 glasses today').waitFor();
+  await page.unroute('**/api/goals/*/sets/*');
+  await assertAmountsToday(who, goal.id, [3]);
 });

@@ -6,22 +6,25 @@ import { formatDay, formatNumber, t } from '../i18n/index.js';
 import { unitText } from '../../common/units.js';
 import { AmountForm } from './AmountForm.js';
 import { Field } from './Field.js';
-import { useAmounts } from './amounts.js';
+import { useLogging } from './amounts.js';
 
-/** Pick a day of the goal (up to today), see what was logged then, remove an entry or add one. */
+/**
+ * Pick a day of the goal (up to today), see what was logged then, remove an entry or add one. Both go through the
+ * outbox, as on Today (decision 0138): shown at once, sent when the network allows, never twice.
+ */
 export function PastDay({ goal, today }: { goal: Goal; today: string }) {
+  const logging = useLogging(goal);
   const first = startDateKey(goal);
   const last = endDateKey(goal) < today ? endDateKey(goal) : today;
   const [date, setDate] = useState(last >= first ? last : first);
-  const amounts = useAmounts(goal);
   const dayHeading = useRef<HTMLHeadingElement>(null);
   if (last < first) return null;
   const valid = isDateKey(date) && isWithinGoal(goal, date) && date <= today;
   const logged = valid ? (goal.sets[date] ?? []) : [];
 
-  async function removeEntry(value: number) {
+  function removeEntry(value: number) {
     // The pressed button goes away with its entry; the day's heading, with the new total, takes the focus.
-    if (await amounts.remove(date, value)) dayHeading.current?.focus();
+    if (logging.takeBack(date, value) !== null) dayHeading.current?.focus();
   }
 
   return (
@@ -53,7 +56,7 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
                   <span>
                     {formatNumber(value)} {unitText(goal.unit, value)}
                   </span>
-                  <button type="button" class="small" disabled={amounts.busy} onClick={() => void removeEntry(value)}>
+                  <button type="button" class="small" onClick={() => removeEntry(value)}>
                     {t('past.remove', { amount: formatNumber(value) })}
                   </button>
                 </li>
@@ -64,8 +67,8 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
             id="past-amount"
             label={t('past.amount')}
             submitLabel={t('past.add')}
-            amounts={amounts}
-            onAmount={(value) => amounts.add(date, value)}
+            goal={goal}
+            onAmount={(value) => logging.log(date, value)}
           />
         </>
       )}

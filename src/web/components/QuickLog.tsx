@@ -1,31 +1,22 @@
 import { quickAmounts } from '../../common/progress.js';
 import type { Goal } from '../api.js';
-import { useApp } from '../context.js';
 import { formatNumber, t } from '../i18n/index.js';
 import { unitText } from '../../common/units.js';
 import { AmountForm } from './AmountForm.js';
-import { changedText, useAmounts } from './amounts.js';
+import { useLogging } from './amounts.js';
 
 /**
  * One-tap logging for today: round steps and the daily target, a custom amount, and undo of the last entry. Like
  * Today, it goes through the outbox (decision 0138): shown at once, sent with an `entry_id` when the network allows,
- * so a lost answer or a dead spot never logs twice or loses a tap. `amounts` holds only the custom field's error.
+ * so a lost answer or a dead spot never logs twice or loses a tap.
  */
 export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
-  const app = useApp();
-  const amounts = useAmounts(goal);
   const todays = goal.sets[today] ?? [];
   const last = todays[todays.length - 1];
 
-  function log(amount: number) {
-    app.logToday(goal.id, today, amount);
-    app.announce(changedText('add', amount, goal.unit));
-  }
-
-  function undo() {
-    const amount = app.undoToday(goal.id, today);
-    app.announce(amount === null ? t('today.nothingToUndo') : changedText('remove', amount, goal.unit));
-  }
+  const logging = useLogging(goal);
+  const log = (amount: number) => logging.log(today, amount);
+  const undo = () => void logging.takeBack(today);
 
   return (
     <div class="quicklog">
@@ -42,11 +33,8 @@ export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
         id={`amount-${goal.id}`}
         label={t('goal.custom')}
         submitLabel={t('goal.add')}
-        amounts={amounts}
-        onAmount={async (amount) => {
-          log(amount);
-          return true;
-        }}
+        goal={goal}
+        onAmount={log}
       />
       <button type="button" class="link-button undo" disabled={last === undefined} onClick={undo}>
         <span aria-hidden="true">↶</span> {t('goal.undo')}

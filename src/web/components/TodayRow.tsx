@@ -5,7 +5,7 @@ import { useApp } from '../context.js';
 import { formatNumber, t, tp } from '../i18n/index.js';
 import { href } from '../router.js';
 import { unitText } from '../../common/units.js';
-import { changedText, parseAmount } from './amounts.js';
+import { parseAmount, useLogging } from './amounts.js';
 import { Ring } from './Ring.js';
 
 /**
@@ -25,15 +25,9 @@ export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
   const nameId = `today-${goal.id}-name`;
   const moreId = `today-${goal.id}-more`;
 
-  function log(amount: number) {
-    app.logToday(goal.id, today, amount);
-    app.announce(changedText('add', amount, goal.unit));
-  }
-
-  function undo() {
-    const amount = app.undoToday(goal.id, today);
-    app.announce(amount === null ? t('today.nothingToUndo') : changedText('remove', amount, goal.unit));
-  }
+  const logging = useLogging(goal);
+  const log = (amount: number) => logging.log(today, amount);
+  const undo = () => void logging.takeBack(today);
 
   return (
     <li class="today-row" aria-labelledby={nameId}>

@@ -1,7 +1,6 @@
-import { useState } from 'preact/hooks';
 import { isLoggableAmount } from '../../common/goal.js';
 import { roundAmount } from '../../common/progress.js';
-import { api, type Goal } from '../api.js';
+import type { Goal } from '../api.js';
 import { useApp } from '../context.js';
 import { formatNumber, parseDecimal, t, tp } from '../i18n/index.js';
 import { countsOccurrences, unitText } from '../../common/units.js';
@@ -29,41 +28,21 @@ export function changedText(kind: 'add' | 'remove', amount: number, unit: string
 }
 
 /**
- * Logging and removing amounts through the atomic endpoints (never by sending the whole `sets`), then putting the
- * server's answer for that date into the app's goal list.
+ * Logging and taking back amounts of one goal through the outbox (decisions 0095, 0138): shown at once, sent when
+ * the network allows, never twice; each change is said to the screen reader.
  */
-export function useAmounts(goal: Goal) {
+export function useLogging(goal: Pick<Goal, 'id' | 'unit'>) {
   const app = useApp();
-  const [busy, setBusy] = useState(false);
-  // The failure, not its text: it is translated where it is shown, so it follows a language switch.
-  const [error, setError] = useState<unknown>(null);
-
-  async function change(kind: 'add' | 'remove', date: string, amount: number): Promise<boolean> {
-    setBusy(true);
-    setError(null);
-    try {
-      const answer =
-        kind === 'add' ? await api.addAmount(goal.id, date, amount) : await api.removeAmount(goal.id, date, amount);
-      app.putAmounts(goal.id, answer.date, answer.amounts);
-      app.announce(changedText(kind, amount, goal.unit));
-      return true;
-    } catch (failure) {
-      setError(failure);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return {
-    /** The goal the amounts belong to (its daily target and unit, for the forms that use them). */
-    goal,
-    busy,
-    error,
-    setError,
-    add: (date: string, amount: number) => change('add', date, amount),
-    remove: (date: string, amount: number) => change('remove', date, amount),
+    log(date: string, amount: number): void {
+      app.logAmount(goal.id, date, amount);
+      app.announce(changedText('add', amount, goal.unit));
+    },
+    /** This device's last entry of the date first (of `amount` when given); the amount taken back, or null. */
+    takeBack(date: string, amount?: number): number | null {
+      const taken = app.takeBack(goal.id, date, amount);
+      app.announce(taken === null ? t('today.nothingToUndo') : changedText('remove', taken, goal.unit));
+      return taken;
+    },
   };
 }
-
-export type Amounts = ReturnType<typeof useAmounts>;

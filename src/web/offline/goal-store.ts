@@ -174,7 +174,7 @@ export class GoalStore {
     this.setServer((this.server ?? []).filter((goal) => goal.id !== goalId));
   }
 
-  // Logging from Today: through the outbox.
+  // Logging (Today and the goal page): through the outbox.
 
   /** Logs `amount` now (shown at once) and sends it when it can. */
   log(goalId: string, date: string, amount: number): void {
@@ -182,12 +182,14 @@ export class GoalStore {
   }
 
   /**
-   * Takes back this device's last entry of the goal and date: a queued log this page wrote and is not sending leaves
-   * the queue; one that may be on its way (sent by this page, the service worker or another tab) and a sent one are
-   * removed by their `entry_id`; an entry from elsewhere, by its amount. Answers the amount taken back, or null.
+   * Takes back an entry of the goal and date, of `amount` when given (a chosen entry of a past day), else the last
+   * (undo): this device's last such entry first. A queued log this page wrote and is not sending leaves the queue;
+   * one that may be on its way (sent by this page, the service worker or another tab) and a sent one are removed by
+   * their `entry_id`; an entry from elsewhere, by its amount. Answers the amount taken back, or null.
    */
-  undo(goalId: string, date: string): number | null {
-    const sameDay = (entry: Entry) => entry.goal_id === goalId && entry.date === date;
+  takeBack(goalId: string, date: string, amount?: number): number | null {
+    const sameDay = (entry: Entry) =>
+      entry.goal_id === goalId && entry.date === date && (amount === undefined || entry.amount === amount);
     const last = lastOf(this.ops, sameDay);
     if (last?.kind === 'log' && last !== this.inFlight && this.ownOps.has(last)) {
       this.dropOps((op) => op === last);
@@ -215,10 +217,10 @@ export class GoalStore {
       return mine.amount;
     }
     const amounts = this.snapshot.goals?.find((goal) => goal.id === goalId)?.sets[date] ?? [];
-    const amount = amounts.at(-1);
-    if (amount === undefined) return null;
-    void this.enqueue({ user_id: this.userId, kind: 'remove', entry_id: null, goal_id: goalId, date, amount });
-    return amount;
+    const taken = amount === undefined ? amounts.at(-1) : amounts.find((value) => value === amount);
+    if (taken === undefined) return null;
+    void this.enqueue({ user_id: this.userId, kind: 'remove', entry_id: null, goal_id: goalId, date, amount: taken });
+    return taken;
   }
 
   dismissNotice(id: number): void {

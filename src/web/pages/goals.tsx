@@ -81,8 +81,11 @@ function OtherGoals({ title, goals, children }: { title: string; goals: Goal[]; 
   );
 }
 
-/** Queued entries that were dropped (goal deleted elsewhere) or refused: said once, until dismissed. */
-function Notices() {
+/**
+ * Queued entries that were dropped (goal deleted elsewhere) or refused: said once, until dismissed, on Today and on
+ * the goal page (both log through the outbox).
+ */
+export function Notices() {
   const app = useApp();
   if (app.notices.length === 0) return null;
   return (
