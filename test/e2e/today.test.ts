@@ -683,7 +683,9 @@ test('the goal page logs and corrects through the outbox too: shown at once, a l
   await context.setOffline(true);
   await page.getByRole('button', { name: '+1 glass', exact: true }).click();
   await facts.getByText('9 / 8 glasses today').waitFor();
+  await page.getByText('1 entry not sent yet').waitFor();
   await context.setOffline(false);
+  await page.getByText('1 entry not sent yet').waitFor({ state: 'detached', timeout: 15_000 });
   await assertAmountsToday(who, goal.id, [8, 1]);
 
   // Undo takes back the last entry through the outbox as well.

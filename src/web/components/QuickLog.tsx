@@ -3,6 +3,7 @@ import type { Goal } from '../api.js';
 import { formatNumber, t } from '../i18n/index.js';
 import { unitText } from '../../common/units.js';
 import { AmountForm } from './AmountForm.js';
+import { PendingNote } from './PendingNote.js';
 import { useLogging } from './amounts.js';
 
 /**
@@ -29,6 +30,7 @@ export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
           </button>
         ))}
       </div>
+      <PendingNote goalId={goal.id} />
       <AmountForm
         id={`amount-${goal.id}`}
         label={t('goal.custom')}

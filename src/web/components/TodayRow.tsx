@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import { dayTotal, quickAmounts, roundAmount, usualAmount } from '../../common/progress.js';
 import type { Goal } from '../api.js';
-import { useApp } from '../context.js';
-import { formatNumber, t, tp } from '../i18n/index.js';
+import { formatNumber, t } from '../i18n/index.js';
 import { href } from '../router.js';
 import { unitText } from '../../common/units.js';
 import { parseAmount, useLogging } from './amounts.js';
+import { PendingNote } from './PendingNote.js';
 import { Ring } from './Ring.js';
 
 /**
@@ -15,12 +15,10 @@ import { Ring } from './Ring.js';
  * disabled, so keyboard focus stays where it was after logging and after undo.
  */
 export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
-  const app = useApp();
   const [more, setMore] = useState(false);
   const done = dayTotal(goal.sets, today);
   const left = roundAmount(goal.daily - done);
   const usual = usualAmount(goal);
-  const pending = app.pending[goal.id] ?? 0;
   const hasToday = (goal.sets[today] ?? []).length > 0;
   const nameId = `today-${goal.id}-name`;
   const moreId = `today-${goal.id}-more`;
@@ -49,12 +47,7 @@ export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
               {left > 0 ? t('today.left', { left }) : t('today.met')}
             </span>
           </p>
-          {pending > 0 && (
-            <p class="today-pending">
-              <span aria-hidden="true">⟳ </span>
-              {tp('today.pending', pending)}
-            </p>
-          )}
+          <PendingNote goalId={goal.id} />
         </div>
         <button type="button" class="primary today-log" onClick={() => log(usual)}>
           +{formatNumber(usual)}
