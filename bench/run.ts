@@ -143,7 +143,7 @@ async function benchEngine(engine: Engine, databaseUrl: string | undefined) {
   if (!flags['no-growth']) {
     const growthFigures = await growth(engine, databaseUrl);
     figures.growth = growthFigures;
-    compareGoalDeletes(engine, figures.deleteGoal as GoalDeletes, growthFigures.deleteGoal);
+    figures.deleteGoalRatio = compareGoalDeletes(engine, figures.deleteGoal as GoalDeletes, growthFigures.deleteGoal);
   }
   if (SOAK_SECONDS > 0) figures.soak = await soak(engine, databaseUrl);
   return figures;
@@ -670,7 +670,7 @@ async function timedGoalDeletes(info: ServerInfo, user: SeededUser, seed: SeedGr
 }
 
 /** The growth database's goal deletion against the main one's: the database's size must not show. */
-function compareGoalDeletes(engine: Engine, main: GoalDeletes, grown: GoalDeletes) {
+function compareGoalDeletes(engine: Engine, main: GoalDeletes, grown: GoalDeletes): number {
   const ratio = round3(grown.medianMs / main.medianMs);
   const figure = (deletes: GoalDeletes) =>
     `${deletes.medianMs} ms (slowest ${deletes.slowestMs}) among ${deletes.databaseAmounts.toLocaleString('en')} amounts`;
@@ -680,6 +680,7 @@ function compareGoalDeletes(engine: Engine, main: GoalDeletes, grown: GoalDelete
   );
   if (ratio > TARGETS.deleteGrowthRatio)
     misses.push(`${engine} delete a goal: ${ratio} times slower on the larger database`);
+  return ratio;
 }
 
 /** Mixed reads, logs and PATCHes at 50 connections for SOAK_SECONDS: errors, RSS per minute, open descriptors. */
