@@ -165,7 +165,7 @@ export class GoalStore {
     );
   }
 
-  putAmounts(goalId: string, date: string, amounts: number[]): void {
+  private putAmounts(goalId: string, date: string, amounts: number[]): void {
     this.setServer((this.server ?? []).map((goal) => (goal.id === goalId ? withAmounts(goal, date, amounts) : goal)));
   }
 
