@@ -163,7 +163,9 @@ export const api = {
   setArchived: (id: string, archived: boolean) =>
     call<Ok>('POST', `${goalPath(id)}/${archived ? 'archive' : 'unarchive'}`, {}),
 
-  createInvite: (note: string) => call<InviteCreated>('POST', '/api/invite', note ? { note } : {}),
+  /** `key` names this invite: sent again with the same note, the server answers the link it made (decision 0141). */
+  createInvite: (note: string, key: string) =>
+    call<InviteCreated>('POST', '/api/invite', note ? { note } : {}, { 'idempotency-key': key }),
   invites: () => call<Invite[]>('GET', '/api/invites'),
   revokeInvite: (url: string) => call<Ok>('POST', '/api/invites/revoke', { url }),
   adminUsers: () => call<AdminUser[]>('GET', '/api/admin/users'),

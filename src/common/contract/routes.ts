@@ -306,10 +306,12 @@ export const ROUTES = {
     url: '/api/invite',
     auth: 'required',
     tags: ['invites'],
-    summary: 'Create an invite link',
+    summary:
+      'Create an invite link (an Idempotency-Key header makes a retry answer the link the first request made: 404 ' +
+      'when that invite was used or revoked since, 422 when the key came with another body)',
     body: S.InviteBody,
     success: S.InviteCreated,
-    errors: [429],
+    errors: [404, 422, 429],
   }),
   listInvites: route({
     method: 'GET',

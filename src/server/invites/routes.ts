@@ -4,9 +4,11 @@ import { currentUser } from '../auth/plugin.js';
 import { spendAttempt } from '../auth/throttle.js';
 import type { AppDeps } from '../deps.js';
 import { fromContract } from '../http/contract.js';
+import { notFound } from '../http/errors.js';
+import { idempotencyKeyOf, IDEMPOTENCY_KEY_FIELD, KeyedBodies, keyReused } from '../http/idempotency-key.js';
 import { ROUTES } from '../../common/contract/routes.js';
 import { checkedInviteNote } from './note.js';
-import { createInvite } from './service.js';
+import { createInvite, createKeyedInvite } from './service.js';
 import { listInvitesByCreator } from './store.js';
 import { toInviteView } from './view.js';
 
@@ -16,10 +18,13 @@ export const inviteRoutes =
   async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
+    // An Idempotency-Key makes a retried creation answer the link the first one made (decision 0141).
+    const keyedBodies = new KeyedBodies();
     app.post(
       ROUTES.createInvite.url,
       {
         ...fromContract('createInvite'),
+        preParsing: async (request, _reply, payload) => keyedBodies.read(request, idempotencyKeyOf(request), payload),
         // Every field is optional, so a POST without any body simply means "no note".
         preValidation: async (request) => {
           request.body ??= {};
@@ -29,8 +34,18 @@ export const inviteRoutes =
         const user = currentUser(request);
         const note = checkedInviteNote(request.body.note);
         await spendAttempt(deps.db, 'invitePerUser', String(user.id), deps.clock.now());
-        const { url } = await createInvite(deps, user.id, note);
-        return { url };
+        const key = keyedBodies.of(request);
+        if (!key) return { url: (await createInvite(deps, user.id, note)).url };
+        const created = await createKeyedInvite(deps, user.id, note, key);
+        if (created === 'reused') throw keyReused();
+        if (created === 'gone') {
+          throw notFound(
+            'invite_not_found',
+            'The invite this key made was used or revoked since',
+            IDEMPOTENCY_KEY_FIELD,
+          );
+        }
+        return created;
       },
     );
 

@@ -12,8 +12,8 @@ export async function insertInvite(
     now: number;
     expiresAt: number;
   },
-): Promise<void> {
-  await db
+): Promise<number> {
+  const { id } = await db
     .insertInto('invites')
     .values({
       token_hash: invite.tokenHash,
@@ -23,7 +23,20 @@ export async function insertInvite(
       created_at: invite.now,
       expires_at: invite.expiresAt,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** The sealed token of the caller's invite `inviteId`: null once it was used or revoked, undefined without one. */
+export async function sealedTokenOf(db: Kysely<Database>, userId: number, inviteId: number) {
+  const row = await db
+    .selectFrom('invites')
+    .select('token_encrypted')
+    .where('id', '=', inviteId)
+    .where('created_by', '=', userId)
+    .executeTakeFirst();
+  return row?.token_encrypted;
 }
 
 /** The caller's invites, newest first, with the e-mail of whoever used each. */

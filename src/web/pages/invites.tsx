@@ -8,6 +8,7 @@ import { checkLength, errorText } from '../errors.js';
 import { formatMoment, t, tp } from '../i18n/index.js';
 import type { TextKey } from '../i18n/types.js';
 import { useLoad } from '../use-load.js';
+import { useRetryKey } from '../retry-key.js';
 import { useSubmit } from '../use-submit.js';
 
 export function InvitesPage() {
@@ -15,9 +16,12 @@ export function InvitesPage() {
   const [created, setCreated] = useState<string | null>(null);
   const { data: invites, error: loadError, reload } = useLoad(api.invites);
 
+  // The same key while the same note is sent again after a failure: a lost answer makes no second invite.
+  const retryKey = useRetryKey();
   const form = useSubmit(['note'], async () => {
     checkLength('note', note, LIMITS.inviteNoteMax, 'note_too_long');
-    const { url } = await api.createInvite(note.trim());
+    const { url } = await api.createInvite(note.trim(), retryKey.keyFor(note.trim()));
+    retryKey.done();
     setCreated(url);
     setNote('');
     await reload();
