@@ -684,6 +684,7 @@ test('the goal page logs and corrects through the outbox too: shown at once, a l
   await page.getByRole('button', { name: '+1 glass', exact: true }).click();
   await facts.getByText('9 / 8 glasses today').waitFor();
   await page.getByText('1 entry not sent yet').waitFor();
+  await page.getByText('Offline: showing what this device knows').waitFor();
   await context.setOffline(false);
   await page.getByText('1 entry not sent yet').waitFor({ state: 'detached', timeout: 15_000 });
   await assertAmountsToday(who, goal.id, [8, 1]);

@@ -14,7 +14,7 @@ import { useApp } from '../context.js';
 import { t } from '../i18n/index.js';
 import { href, navigate } from '../router.js';
 import { useSubmit } from '../use-submit.js';
-import { BackToGoals, GoalLoaded, Notices } from './goals.js';
+import { BackToGoals, GoalLoaded, OutboxStatus } from './goals.js';
 
 /** One goal in full: progress, logging today and past days, the calendar, the chart, edit and delete. */
 export function GoalDetailPage({ id }: { id: string }) {
@@ -28,7 +28,7 @@ function GoalDetail({ goal }: { goal: Goal }) {
       <p class="crumb">
         <BackToGoals />
       </p>
-      <Notices />
+      <OutboxStatus />
       <section class="card stack" aria-label={t('goal.stats')}>
         <GoalSummary goal={goal} today={today} size="large" />
         {isWithinGoal(goal, today) && <QuickLog goal={goal} today={today} />}

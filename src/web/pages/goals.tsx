@@ -24,8 +24,7 @@ export function GoalsPage() {
         </a>
       }
     >
-      {app.offline && <p class="card offline-note">{t('today.offline')}</p>}
-      <Notices />
+      <OutboxStatus />
       <GoalsLoaded>
         {(goals) => {
           if (goals.length === 0) return <p class="card empty">{t('goals.empty')}</p>;
@@ -82,10 +81,20 @@ function OtherGoals({ title, goals, children }: { title: string; goals: Goal[]; 
 }
 
 /**
- * Queued entries that were dropped (goal deleted elsewhere) or refused: said once, until dismissed, on Today and on
- * the goal page (both log through the outbox).
+ * Whether the app is offline, and queued entries that were dropped (goal deleted elsewhere) or refused, said once
+ * until dismissed: on Today and on the goal page, which both log through the outbox.
  */
-export function Notices() {
+export function OutboxStatus() {
+  const app = useApp();
+  return (
+    <>
+      {app.offline && <p class="card offline-note">{t('today.offline')}</p>}
+      <Notices />
+    </>
+  );
+}
+
+function Notices() {
   const app = useApp();
   if (app.notices.length === 0) return null;
   return (
