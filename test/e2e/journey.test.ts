@@ -12,6 +12,7 @@ import {
   chromiumAvailable,
   cliInvite,
   launchBrowser,
+  loseFirstAnswer,
   shellCached,
   startServer,
   violationsInBothSchemes,
@@ -248,13 +249,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await page.getByLabel('Note (optional)').fill('For Bob');
     // The first try makes the invite, but its answer is lost; Ada taps again and gets that invite's link: one
     // invite, not two (decision 0141).
-    let answerLost = false;
-    await page.route('**/api/invite', async (route) => {
-      if (answerLost) return route.fallback();
-      answerLost = true;
-      await route.fetch();
-      await route.abort('connectionreset');
-    });
+    await loseFirstAnswer(page, '**/api/invite');
     await page.getByRole('button', { name: 'Create invite link' }).click();
     await waitForText(page.locator('main'), 'The server could not be reached');
     await page.getByRole('button', { name: 'Create invite link' }).click();
@@ -313,13 +308,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
       await carl.page.goto(await cliInvite(server));
       await carl.page.getByLabel('E-mail').fill('carl@example.com');
       await carl.page.getByLabel('Hasło').fill(PASSWORD);
-      let answerLost = false;
-      await carl.page.route('**/api/register', async (route) => {
-        if (answerLost) return route.fallback();
-        answerLost = true;
-        await route.fetch();
-        await route.abort('connectionreset');
-      });
+      await loseFirstAnswer(carl.page, '**/api/register');
       const submit = carl.page.locator('form button[type="submit"]');
       await submit.click();
       await carl.page.getByRole('alert').waitFor();
@@ -402,13 +391,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await page.getByLabel('Current password').fill(PASSWORD);
     // The change goes through, but its answer (with the new session's cookie) is lost; Ada taps again and stays
     // logged in (decision 0140).
-    let answerLost = false;
-    await page.route('**/api/change-password', async (route) => {
-      if (answerLost) return route.fallback();
-      answerLost = true;
-      await route.fetch();
-      await route.abort('connectionreset');
-    });
+    await loseFirstAnswer(page, '**/api/change-password');
     await page.getByRole('button', { name: 'Change password' }).click();
     await waitForText(page.locator('main'), 'The server could not be reached');
     await page.getByRole('button', { name: 'Change password' }).click();
@@ -429,13 +412,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
       await page.getByLabel('Unit').fill('pages');
       // The first try reaches the server and creates the goal, but its answer is lost on the way back; Ada taps
       // again. The goal is created once (decision 0130).
-      let answerLost = false;
-      await page.route('**/api/goals', async (route) => {
-        if (answerLost || route.request().method() !== 'POST') return route.fallback();
-        answerLost = true;
-        await route.fetch();
-        await route.abort('connectionreset');
-      });
+      await loseFirstAnswer(page, '**/api/goals');
       await page.getByRole('button', { name: 'Create goal' }).click();
       await waitForText(page.locator('main'), 'The server could not be reached. Check your connection and try again.');
       await page.getByRole('button', { name: 'Create goal' }).click();

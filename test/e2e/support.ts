@@ -257,3 +257,17 @@ export async function apiFromPage(
     { method, path, body },
   );
 }
+
+/**
+ * The first `POST` to `url` reaches the server, which carries it out, but its answer is lost on the way back (a
+ * flaky network); later requests pass. What a tap again after "The server could not be reached" meets.
+ */
+export async function loseFirstAnswer(page: Page, url: string): Promise<void> {
+  let lost = false;
+  await page.route(url, async (route) => {
+    if (lost || route.request().method() !== 'POST') return route.fallback();
+    lost = true;
+    await route.fetch();
+    await route.abort('connectionreset');
+  });
+}
