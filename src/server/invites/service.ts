@@ -57,7 +57,7 @@ export async function createKeyedInvite(
     const claim = await claimRequestKey(trx, createdBy, 'create_invite', key, now);
     if (claim === 'reused') return claim;
     if (!claim.new) {
-      const url = unsealInviteUrl(deps, (await sealedTokenOf(trx, createdBy, claim.repeatOf)) ?? null);
+      const url = unsealInviteUrl(deps, await sealedTokenOf(trx, createdBy, claim.repeatOf));
       return url === null ? 'gone' : { url };
     }
     const { row, token } = newInvite(deps, createdBy, note, now);

@@ -28,15 +28,15 @@ export async function insertInvite(
   return id;
 }
 
-/** The sealed token of the caller's invite `inviteId`: null once it was used or revoked, undefined without one. */
-export async function sealedTokenOf(db: Kysely<Database>, userId: number, inviteId: number) {
+/** The sealed token of the caller's invite `inviteId`: null once it was used or revoked, or without such an invite. */
+export async function sealedTokenOf(db: Kysely<Database>, userId: number, inviteId: number): Promise<string | null> {
   const row = await db
     .selectFrom('invites')
     .select('token_encrypted')
     .where('id', '=', inviteId)
     .where('created_by', '=', userId)
     .executeTakeFirst();
-  return row?.token_encrypted;
+  return row?.token_encrypted ?? null;
 }
 
 /** The caller's invites, newest first, with the e-mail of whoever used each. */

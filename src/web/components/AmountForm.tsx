@@ -82,7 +82,6 @@ export function AmountForm(props: {
           })}
           yesLabel={t('goal.surprisingYes')}
           danger={false}
-          busy={false}
           onYes={() => answer(true)}
           onCancel={() => answer(false)}
         />

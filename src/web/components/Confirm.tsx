@@ -6,7 +6,8 @@ interface ConfirmProps {
   id: string;
   question: string;
   yesLabel: string;
-  busy: boolean;
+  /** The answer is on its way: Yes is disabled and Escape waits. Left out for a question answered at once. */
+  busy?: boolean;
   /** Red "Yes" for what cannot be undone (the default); a plain one for a question like "log 5,000?". */
   danger?: boolean;
   onYes(): void;
@@ -18,7 +19,7 @@ interface ConfirmProps {
  * A destructive question asked in place; "Yes" takes the focus as it appears, so Enter or Space answers it, and
  * Escape anywhere inside it cancels, as it would close a dialog.
  */
-export function Confirm({ id, question, yesLabel, busy, danger = true, onYes, onCancel }: ConfirmProps) {
+export function Confirm({ id, question, yesLabel, busy = false, danger = true, onYes, onCancel }: ConfirmProps) {
   const yes = useRef<HTMLButtonElement>(null);
   // In the commit that shows the question, not after the next paint (useEffect): a key pressed or a screen reader
   // reading at once already finds "Yes" focused, and a test that sees the question sees the focus too.

@@ -13,10 +13,10 @@ import { useLogging } from './amounts.js';
  * outbox, as on Today (decision 0138): shown at once, sent when the network allows, never twice.
  */
 export function PastDay({ goal, today }: { goal: Goal; today: string }) {
-  const logging = useLogging(goal);
   const first = startDateKey(goal);
   const last = endDateKey(goal) < today ? endDateKey(goal) : today;
   const [date, setDate] = useState(last >= first ? last : first);
+  const logging = useLogging(goal, date);
   const dayHeading = useRef<HTMLHeadingElement>(null);
   if (last < first) return null;
   const valid = isDateKey(date) && isWithinGoal(goal, date) && date <= today;
@@ -24,7 +24,7 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
 
   function removeEntry(value: number) {
     // The pressed button goes away with its entry; the day's heading, with the new total, takes the focus.
-    if (logging.takeBack(date, value) !== null) dayHeading.current?.focus();
+    if (logging.takeBack(value) !== null) dayHeading.current?.focus();
   }
 
   return (
@@ -68,7 +68,7 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
             label={t('past.amount')}
             submitLabel={t('past.add')}
             goal={goal}
-            onAmount={(value) => logging.log(date, value)}
+            onAmount={logging.log}
           />
         </>
       )}

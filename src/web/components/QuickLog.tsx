@@ -15,16 +15,14 @@ export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
   const todays = goal.sets[today] ?? [];
   const last = todays[todays.length - 1];
 
-  const logging = useLogging(goal);
-  const log = (amount: number) => logging.log(today, amount);
-  const undo = () => void logging.takeBack(today);
+  const logging = useLogging(goal, today);
 
   return (
     <div class="quicklog">
       {/* Each button's accessible name is its visible "+10" plus the unit (WCAG 2.5.3 label in name). */}
       <div class="quick-buttons" role="group" aria-label={t('goal.quickLabel')}>
         {quickAmounts(goal.daily).map((amount) => (
-          <button key={amount} type="button" class="quick" onClick={() => log(amount)}>
+          <button key={amount} type="button" class="quick" onClick={() => logging.log(amount)}>
             +{formatNumber(amount)}
             <span class="visually-hidden"> {unitText(goal.unit, amount)}</span>
           </button>
@@ -36,9 +34,9 @@ export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
         label={t('goal.custom')}
         submitLabel={t('goal.add')}
         goal={goal}
-        onAmount={log}
+        onAmount={logging.log}
       />
-      <button type="button" class="link-button undo" disabled={last === undefined} onClick={undo}>
+      <button type="button" class="link-button undo" disabled={last === undefined} onClick={() => logging.takeBack()}>
         <span aria-hidden="true">↶</span> {t('goal.undo')}
         {last !== undefined && ` (${formatNumber(last)})`}
       </button>

@@ -23,9 +23,7 @@ export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
   const nameId = `today-${goal.id}-name`;
   const moreId = `today-${goal.id}-more`;
 
-  const logging = useLogging(goal);
-  const log = (amount: number) => logging.log(today, amount);
-  const undo = () => void logging.takeBack(today);
+  const logging = useLogging(goal, today);
 
   return (
     <li class="today-row" aria-labelledby={nameId}>
@@ -49,7 +47,7 @@ export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
           </p>
           <PendingNote goalId={goal.id} />
         </div>
-        <button type="button" class="primary today-log" onClick={() => log(usual)}>
+        <button type="button" class="primary today-log" onClick={() => logging.log(usual)}>
           +{formatNumber(usual)}
           <span class="visually-hidden">
             {' '}
@@ -68,13 +66,18 @@ export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
           {t('today.more')}
           <span class="visually-hidden"> – {goal.name}</span>
         </button>
-        <button type="button" class="link-button today-undo" aria-disabled={!hasToday} onClick={undo}>
+        <button
+          type="button"
+          class="link-button today-undo"
+          aria-disabled={!hasToday}
+          onClick={() => logging.takeBack()}
+        >
           <span aria-hidden="true">↶ </span>
           {t('today.undo')}
           <span class="visually-hidden"> – {goal.name}</span>
         </button>
       </div>
-      {more && <OtherAmounts id={moreId} goal={goal} usual={usual} onAmount={log} />}
+      {more && <OtherAmounts id={moreId} goal={goal} usual={usual} onAmount={logging.log} />}
     </li>
   );
 }

@@ -28,18 +28,18 @@ export function changedText(kind: 'add' | 'remove', amount: number, unit: string
 }
 
 /**
- * Logging and taking back amounts of one goal through the outbox (decisions 0095, 0138): shown at once, sent when
- * the network allows, never twice; each change is said to the screen reader.
+ * Logging and taking back amounts of one goal and date through the outbox (decisions 0095, 0138): shown at once,
+ * sent when the network allows, never twice; each change is said to the screen reader.
  */
-export function useLogging(goal: Pick<Goal, 'id' | 'unit'>) {
+export function useLogging(goal: Pick<Goal, 'id' | 'unit'>, date: string) {
   const app = useApp();
   return {
-    log(date: string, amount: number): void {
+    log(amount: number): void {
       app.logAmount(goal.id, date, amount);
       app.announce(changedText('add', amount, goal.unit));
     },
     /** This device's last entry of the date first (of `amount` when given); the amount taken back, or null. */
-    takeBack(date: string, amount?: number): number | null {
+    takeBack(amount?: number): number | null {
       const taken = app.takeBack(goal.id, date, amount);
       app.announce(taken === null ? t('today.nothingToUndo') : changedText('remove', taken, goal.unit));
       return taken;

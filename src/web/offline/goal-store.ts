@@ -217,7 +217,7 @@ export class GoalStore {
       return mine.amount;
     }
     const amounts = this.snapshot.goals?.find((goal) => goal.id === goalId)?.sets[date] ?? [];
-    const taken = amount === undefined ? amounts.at(-1) : amounts.find((value) => value === amount);
+    const taken = amount === undefined ? amounts.at(-1) : amounts.includes(amount) ? amount : undefined;
     if (taken === undefined) return null;
     void this.enqueue({ user_id: this.userId, kind: 'remove', entry_id: null, goal_id: goalId, date, amount: taken });
     return taken;
