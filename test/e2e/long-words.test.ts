@@ -63,16 +63,20 @@ async function assertFits(page: Page, where: string): Promise<void> {
   assert.ok(size.scroll <= size.inner, `${where}: the page is ${size.scroll} px wide in a ${size.inner} px viewport`);
 }
 
-/** Every quick amount button shows its amount on one line: a figure never breaks inside, however narrow the row. */
+/**
+ * Every amount button (the quick amounts, Today's large log button) and every figure in running text shows its
+ * amount on one line: a figure never breaks inside, however narrow the row.
+ */
 async function assertAmountsWhole(page: Page, where: string): Promise<void> {
-  const buttons = page.locator('button.quick');
-  assert.ok((await buttons.count()) > 0, `${where}: no quick amount buttons`);
-  const broken = await buttons.evaluateAll((all) =>
-    all.flatMap((button) => {
-      // The visible "+" and figure, without the visually hidden unit after them.
+  const amounts = page.locator('button.quick, button.today-log, .figure');
+  assert.ok((await amounts.count()) > 0, `${where}: no amounts`);
+  const broken = await amounts.evaluateAll((all) =>
+    all.flatMap((element) => {
+      // The visible text ("+" and the figure), without a visually hidden unit after it.
       const range = document.createRange();
-      range.setStartBefore(button.firstChild!);
-      range.setEndBefore(button.querySelector('.visually-hidden') ?? button.lastChild!);
+      range.selectNodeContents(element);
+      const hidden = element.querySelector('.visually-hidden');
+      if (hidden) range.setEndBefore(hidden);
       const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
       return lines.size > 1 ? [`${range.toString()} on ${lines.size} lines`] : [];
     }),
@@ -132,6 +136,8 @@ async function checkLocale(browser: Browser, server: RunningServer, locale: (typ
     name: word(LIMITS.goalNameMax),
     unit: word(LIMITS.goalUnitMax),
     daily: 1e9 - 0.5,
+    // The largest amount logged last, so Today's large button offers it: the widest figure it can show.
+    sets: { [new Date().toISOString().slice(0, 10)]: [1e9 - 0.5] },
   });
   assert.equal(goal.status, 200);
   assert.equal((await apiFromPage(page, 'POST', '/api/invite', { note: word(LIMITS.inviteNoteMax) })).status, 200);

@@ -39,7 +39,8 @@ export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
             <a href={href.goal(goal.id)}>{goal.name}</a>
           </h2>
           <p class="today-amounts">
-            {formatNumber(done)} / {formatNumber(goal.daily)} {unitText(goal.unit, goal.daily)}
+            <span class="figure">{formatNumber(done)}</span> / <span class="figure">{formatNumber(goal.daily)}</span>{' '}
+            {unitText(goal.unit, goal.daily)}
             <span class="today-left">
               {' · '}
               {left > 0 ? t('today.left', { left }) : t('today.met')}
