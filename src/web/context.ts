@@ -30,6 +30,8 @@ export interface AppState {
    * last such entry first. The amount taken back, or null when there is none.
    */
   takeBack: (goalId: string, date: string, amount?: number) => number | null;
+  /** The amount `takeBack` without an amount would take back now, or null: what an undo button names. */
+  undoAmount: (goalId: string, date: string) => number | null;
   dismissNotice: (id: number) => void;
   setOrder: (ids: string[]) => Promise<void>;
   setArchived: (goalId: string, archived: boolean) => Promise<void>;

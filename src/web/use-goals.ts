@@ -33,6 +33,7 @@ export function useGoals(userId: number | null) {
       dropGoal: (id: string) => store?.dropGoal(id),
       logAmount: (goalId: string, date: string, amount: number) => store?.log(goalId, date, amount),
       takeBack: (goalId: string, date: string, amount?: number) => store?.takeBack(goalId, date, amount) ?? null,
+      undoAmount: (goalId: string, date: string) => store?.undoAmount(goalId, date) ?? null,
       dismissNotice: (id: number) => store?.dismissNotice(id),
       setOrder: async (ids: string[]) => store?.setOrder(ids),
       setArchived: async (goalId: string, archived: boolean) => store?.setArchived(goalId, archived),

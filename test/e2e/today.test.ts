@@ -719,4 +719,13 @@ test('the goal page logs and corrects through the outbox too: shown at once, a l
   await facts.getByText('3 / 8 glasses today').waitFor();
   await page.unroute('**/api/goals/*/sets/*');
   await assertAmountsToday(who, goal.id, [3]);
+
+  // Another device logs 2 after this one's 3. Undo takes back this device's entry first, and its button says so.
+  await api(who, 'POST', `/api/goals/${goal.id}/sets/${today()}`, { amount: 2 });
+  await page.reload();
+  await facts.getByText('5 / 8 glasses today').waitFor();
+  await page.getByRole('button', { name: /Undo last entry \(3\)/ }).click();
+  await facts.getByText('2 / 8 glasses today').waitFor();
+  await assertAmountsToday(who, goal.id, [2]);
+  await page.getByRole('button', { name: /Undo last entry \(2\)/ }).waitFor();
 });

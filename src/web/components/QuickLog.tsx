@@ -12,10 +12,9 @@ import { useLogging } from './amounts.js';
  * so a lost answer or a dead spot never logs twice or loses a tap.
  */
 export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
-  const todays = goal.sets[today] ?? [];
-  const last = todays[todays.length - 1];
-
   const logging = useLogging(goal, today);
+  // Named by what undo takes back: this device's last entry first, which another device's later entry can follow.
+  const last = logging.undoAmount();
 
   return (
     <div class="quicklog">
@@ -36,9 +35,9 @@ export function QuickLog({ goal, today }: { goal: Goal; today: string }) {
         goal={goal}
         onAmount={logging.log}
       />
-      <button type="button" class="link-button undo" disabled={last === undefined} onClick={() => logging.takeBack()}>
+      <button type="button" class="link-button undo" disabled={last === null} onClick={() => logging.takeBack()}>
         <span aria-hidden="true">↶</span> {t('goal.undo')}
-        {last !== undefined && ` (${formatNumber(last)})`}
+        {last !== null && ` (${formatNumber(last)})`}
       </button>
     </div>
   );

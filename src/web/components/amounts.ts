@@ -44,5 +44,9 @@ export function useLogging(goal: Pick<Goal, 'id' | 'unit'>, date: string) {
       app.announce(taken === null ? t('today.nothingToUndo') : changedText('remove', taken, goal.unit));
       return taken;
     },
+    /** What `takeBack()` would take back now, or null. */
+    undoAmount(): number | null {
+      return app.undoAmount(goal.id, date);
+    },
   };
 }

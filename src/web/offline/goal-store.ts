@@ -41,6 +41,12 @@ interface MyEntry extends Entry {
   removed: boolean;
 }
 
+/** How `takeBack` takes an entry back, and its amount. */
+type TakeBack =
+  | { how: 'unqueue' | 'queued'; op: QueuedOp; amount: number }
+  | { how: 'mine'; entry: MyEntry; amount: number }
+  | { how: 'by-amount'; amount: number };
+
 const BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
 
 export class GoalStore {
@@ -183,44 +189,60 @@ export class GoalStore {
 
   /**
    * Takes back an entry of the goal and date, of `amount` when given (a chosen entry of a past day), else the last
-   * (undo): this device's last such entry first. A queued log this page wrote and is not sending leaves the queue;
-   * one that may be on its way (sent by this page, the service worker or another tab) and a sent one are removed by
-   * their `entry_id`; an entry from elsewhere, by its amount. Answers the amount taken back, or null.
+   * (undo): this device's last such entry first (see `chooseTakeBack`). Answers the amount taken back, or null.
    */
   takeBack(goalId: string, date: string, amount?: number): number | null {
+    const choice = this.chooseTakeBack(goalId, date, amount);
+    if (choice === null) return null;
+    switch (choice.how) {
+      case 'unqueue':
+        this.dropOps((op) => op === choice.op);
+        break;
+      // Dropped from the queue, a log another sender has on its way would still arrive and stay. So it stays queued,
+      // with its removal by entry_id after it: this page sends the log (new, or a replay that changes nothing) before
+      // the removal, and a copy that arrives after the removal meets its tombstone (decision 0092).
+      case 'queued':
+        void this.enqueue({ ...choice.op, seq: undefined, kind: 'remove' });
+        break;
+      case 'mine':
+        choice.entry.removed = true;
+        void idbPut('mine', choice.entry).catch(() => undefined);
+        void this.enqueue({ ...this.removal(goalId, date, choice.amount), entry_id: choice.entry.entry_id });
+        break;
+      case 'by-amount':
+        void this.enqueue(this.removal(goalId, date, choice.amount));
+        break;
+    }
+    return choice.amount;
+  }
+
+  private removal(goalId: string, date: string, amount: number): QueuedOp {
+    return { user_id: this.userId, kind: 'remove', entry_id: null, goal_id: goalId, date, amount };
+  }
+
+  /** The amount undo (`takeBack` without an amount) would take back now, or null: what its button names. */
+  undoAmount(goalId: string, date: string): number | null {
+    return this.chooseTakeBack(goalId, date)?.amount ?? null;
+  }
+
+  /**
+   * Which entry `takeBack` takes, without taking it: a queued log this page wrote and is not sending leaves the
+   * queue; one that may be on its way (sent by this page, the service worker or another tab) and a sent one of this
+   * device are removed by their `entry_id`; an entry from elsewhere, by its amount.
+   */
+  private chooseTakeBack(goalId: string, date: string, amount?: number): TakeBack | null {
     const sameDay = (entry: Entry) =>
       entry.goal_id === goalId && entry.date === date && (amount === undefined || entry.amount === amount);
     const last = lastOf(this.ops, sameDay);
-    if (last?.kind === 'log' && last !== this.inFlight && this.ownOps.has(last)) {
-      this.dropOps((op) => op === last);
-      return last.amount;
-    }
-    // Dropped from the queue, a log another sender has on its way would still arrive and stay. So it stays queued,
-    // with its removal by entry_id after it: this page sends the log (new, or a replay that changes nothing) before
-    // the removal, and a copy that arrives after the removal meets its tombstone (decision 0092).
     if (last?.kind === 'log') {
-      void this.enqueue({ ...last, seq: undefined, kind: 'remove' });
-      return last.amount;
+      const how = last !== this.inFlight && this.ownOps.has(last) ? 'unqueue' : 'queued';
+      return { how, op: last, amount: last.amount };
     }
     const mine = lastOf([...this.mine.values()], (entry) => sameDay(entry) && !entry.removed);
-    if (mine) {
-      mine.removed = true;
-      void idbPut('mine', mine).catch(() => undefined);
-      void this.enqueue({
-        user_id: this.userId,
-        kind: 'remove',
-        entry_id: mine.entry_id,
-        goal_id: goalId,
-        date,
-        amount: mine.amount,
-      });
-      return mine.amount;
-    }
+    if (mine) return { how: 'mine', entry: mine, amount: mine.amount };
     const amounts = this.snapshot.goals?.find((goal) => goal.id === goalId)?.sets[date] ?? [];
     const taken = amount === undefined ? amounts.at(-1) : amounts.includes(amount) ? amount : undefined;
-    if (taken === undefined) return null;
-    void this.enqueue({ user_id: this.userId, kind: 'remove', entry_id: null, goal_id: goalId, date, amount: taken });
-    return taken;
+    return taken === undefined ? null : { how: 'by-amount', amount: taken };
   }
 
   dismissNotice(id: number): void {
