@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Locator } from 'playwright-core';
 import { axeViolations, chromiumAvailable, cliInvite, serverAndBrowser, serviceWorkerSession } from './support.js';
 
 const PASSWORD = 'remind me daily 1';
@@ -53,6 +54,7 @@ test(
     // Notification permission is asked only on a tap that chooses push: opening the page asked nothing.
     assert.equal(await page.evaluate(() => Notification.permission), 'default');
     await panel.getByText('Times are in your time zone, Europe/Warsaw.').waitFor();
+    await assertChoicesInline(panel.getByRole('radio'));
     await panel.getByLabel('Time').fill('07:45');
     await panel.getByRole('radio', { name: 'E-mail' }).check();
     await panel.getByRole('button', { name: 'Save reminder' }).click();
@@ -112,3 +114,24 @@ test('a push reminder reaching the service worker shows a notification that link
   }
   assert.deepEqual(shown, [payload]);
 });
+
+/** Each radio button is the size of a control and sits on the first line of its own text, not above it. */
+async function assertChoicesInline(radios: Locator): Promise<void> {
+  assert.equal(await radios.count(), 2);
+  for (const radio of await radios.all()) {
+    const [box, textLine] = await radio.evaluate((input) => {
+      const range = document.createRange();
+      range.selectNodeContents(input.closest('label')!);
+      range.setStartAfter(input);
+      const { top, bottom, width, height } = input.getBoundingClientRect();
+      const text = [...range.getClientRects()].find((rect) => rect.width > 0)!;
+      return [
+        { top, bottom, width, height },
+        { top: text.top, bottom: text.bottom },
+      ];
+    });
+    assert.ok(box.width <= 32 && box.height <= 32, `a radio button of ${box.width}×${box.height} px`);
+    const middle = (box.top + box.bottom) / 2;
+    assert.ok(middle > textLine.top && middle < textLine.bottom, 'a radio button is not beside its text');
+  }
+}
