@@ -84,6 +84,16 @@ async function assertAmountsWhole(page: Page, where: string): Promise<void> {
   assert.deepEqual(broken, [], `${where}: amounts broken across lines`);
 }
 
+/** A goal's buttons on the order page stand in one row, however long its name: three rows each would fill a phone. */
+async function assertButtonRowsWhole(page: Page, where: string): Promise<void> {
+  const groups = page.locator('.arrange-buttons');
+  assert.ok((await groups.count()) > 0, `${where}: no goal buttons`);
+  const split = await groups.evaluateAll((all) =>
+    all.filter((group) => new Set([...group.children].map((button) => button.getBoundingClientRect().top)).size > 1),
+  );
+  assert.equal(split.length, 0, `${where}: buttons on several rows for ${split.length} goal(s)`);
+}
+
 async function visit(page: Page, hash: string, heading: string): Promise<void> {
   await page.evaluate((target) => (window.location.hash = target), hash);
   await page
@@ -155,6 +165,7 @@ async function checkLocale(browser: Browser, server: RunningServer, locale: (typ
     await visit(page, hash, '');
     await assertFits(page, where(name));
     if (name === 'goal') await assertAmountsWhole(page, where(name));
+    if (name === 'order and archive') await assertButtonRowsWhole(page, where(name));
     if (name === 'goals') {
       // The goal was stored behind the app's back (the API from the page): a reload shows it.
       await page.reload();

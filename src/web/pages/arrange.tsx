@@ -144,7 +144,6 @@ export function ArrangePage() {
   );
 }
 
-/** Never `disabled` (that would drop the focus): at the end of the list it says so and does nothing. */
 /** One goal of either list: its name (a link to the goal page) and its buttons. */
 function ArrangeRow({ goal, children }: { goal: Goal; children: ComponentChildren }) {
   return (
@@ -157,6 +156,10 @@ function ArrangeRow({ goal, children }: { goal: Goal; children: ComponentChildre
   );
 }
 
+/**
+ * Never `disabled` (that would drop the focus): at the end of the list it says so and does nothing. A move is shown
+ * by its arrow alone, so a goal's three buttons fit one row of a phone in every language; its name says the rest.
+ */
 function ArrangeButton({
   goal,
   action,
@@ -176,13 +179,14 @@ function ArrangeButton({
     <button
       type="button"
       class={icon ? 'arrange-move' : undefined}
+      title={icon ? label : undefined}
       data-goal={goal.id}
       data-action={action}
       aria-disabled={disabled}
       onClick={() => !disabled && onClick()}
     >
       {icon && <span aria-hidden="true">{icon} </span>}
-      {label}
+      <span class={icon ? 'visually-hidden' : undefined}>{label}</span>
       <span class="visually-hidden"> – {goal.name}</span>
     </button>
   );
