@@ -188,6 +188,17 @@ async function checkLocale(browser: Browser, server: RunningServer, locale: (typ
   await page.locator('.users').waitFor();
   assert.equal(await page.evaluate(() => document.documentElement.lang), locale);
   await assertFits(page, where('admin users'));
+  // The administrator's four tabs are all in view, none scrolled away past the edge.
+  const tabs = await page
+    .locator('nav a')
+    .evaluateAll((links) => links.map((link) => [link.textContent, link.getBoundingClientRect().right]));
+  assert.equal(tabs.length, 4);
+  const width = await page.evaluate(() => window.innerWidth);
+  assert.deepEqual(
+    tabs.filter(([, right]) => Number(right) > width),
+    [],
+    `${where('admin users')}: tabs past the ${width} px edge`,
+  );
   await context.close();
 }
 
