@@ -12,6 +12,7 @@ import type {
   GoalPatchBody,
   ImportAnswer,
   Invite,
+  InviteCheckAnswer,
   InviteCreated,
   LogAnswer,
   Me,
@@ -27,7 +28,15 @@ import type { ReminderChannel } from '../common/reminders.js';
 import type { Locale } from '../common/locales.js';
 
 // The shapes are the contract's (common/contract/schemas.ts), never copied here.
-export type { AdminUser, Goal, GoalLayout, Invite, Me, Reminder } from '../common/contract/schemas.js';
+export type {
+  AdminUser,
+  Goal,
+  GoalLayout,
+  Invite,
+  InviteCheckAnswer,
+  Me,
+  Reminder,
+} from '../common/contract/schemas.js';
 
 /** What the goal form sends; the server's defaults fill in what is left out. */
 export type GoalInput = GoalCreateBody;
@@ -131,6 +140,7 @@ export const api = {
   login: (email: string, password: string) => call<AccountAnswer>('POST', '/api/login', { email, password }),
   logout: () => call<Ok>('POST', '/api/logout', {}),
   register: (body: RegisterBody) => call<AccountAnswer>('POST', '/api/register', body),
+  checkInvite: (token: string) => call<InviteCheckAnswer>('POST', '/api/invites/check', { token }),
   setName: (name: string) => call<PatchMeAnswer & { name: string }>('PATCH', '/api/me', { name }),
   setLocale: (locale: Locale) => call<PatchMeAnswer>('PATCH', '/api/me', { locale }),
   requestReset: (email: string) => call<Ok>('POST', '/api/reset-request', { email }),

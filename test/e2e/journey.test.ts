@@ -289,8 +289,20 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await waitForText(page.locator('.invite-list'), `Used by ${BOB}`);
   });
 
-  await step('someone opening the used invite link is told it was used, on the form', async () => {
+  await step('someone opening the used invite link is told at once, before filling anything in', async () => {
     const latecomer = await newContext('en-US');
+    await latecomer.page.goto(bobInvite);
+    await heading(latecomer.page, 'Invite link');
+    await waitForText(latecomer.page.getByRole('alert'), 'This invite link has already been used. Ask for a new one.');
+    await waitForText(latecomer.page.locator('main'), 'Did you create your account with it already? Then log in.');
+    assert.equal(await latecomer.page.getByLabel('E-mail').count(), 0, 'no form for a used link');
+    await checkA11y(latecomer.page, 'used invite');
+    await latecomer.page.getByRole('link', { name: 'Go to login' }).click();
+    await heading(latecomer.page, 'Log in');
+    assert.equal(new URL(latecomer.page.url()).search, '', 'the link is left behind');
+
+    // When the link cannot be checked, the form shows, and registering says what is wrong.
+    await latecomer.page.route('**/api/invites/check', (route) => route.abort('connectionreset'));
     await latecomer.page.goto(bobInvite);
     await heading(latecomer.page, 'Create your account');
     await latecomer.page.getByLabel('E-mail').fill('latecomer@example.com');

@@ -322,6 +322,18 @@ export const ROUTES = {
     success: S.InviteList,
     errors: [],
   }),
+  checkInvite: route({
+    method: 'POST',
+    url: '/api/invites/check',
+    auth: 'none',
+    tags: ['invites'],
+    summary:
+      'Whether an invite link can still register, asked by the registration page before the form is filled ' +
+      '(docs/api-data.md)',
+    body: S.InviteCheckBody,
+    success: S.InviteCheckAnswer,
+    errors: [],
+  }),
   revokeInvite: route({
     method: 'POST',
     url: '/api/invites/revoke',

@@ -179,6 +179,19 @@ export const RevokeInviteBody = Type.Object(
   { description: 'the invite link as GET /api/invites shows it' },
 );
 
+export const InviteCheckBody = Type.Object({ token: Text() }, { description: 'the token of an invite link' });
+export const InviteCheckAnswer = Type.Object(
+  {
+    state: Type.Union(
+      [Type.Literal('pending'), Type.Literal('used'), Type.Literal('expired'), Type.Literal('invalid')],
+      {
+        description: 'pending: it can register; used, expired (or revoked), invalid: registering with it is refused',
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 // Data (docs/api-data.md)
 
 /** The export document (format and growth rules: export-format.ts, decision 0070); also what an import takes. */
@@ -260,6 +273,7 @@ export type GoalPatchBody = Static<typeof GoalPatchBody>;
 export type LogAnswer = Static<typeof LogAnswer>;
 export type Invite = Static<typeof Invite>;
 export type InviteCreated = Static<typeof InviteCreated>;
+export type InviteCheckAnswer = Static<typeof InviteCheckAnswer>;
 export type AdminUser = Static<typeof AdminUser>;
 export type Ok = Static<typeof Ok>;
 export type GoalLayout = Static<typeof GoalLayout>;

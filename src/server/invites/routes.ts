@@ -9,10 +9,14 @@ import { idempotencyKeyOf, IDEMPOTENCY_KEY_FIELD, KeyedBodies, keyReused } from 
 import { ROUTES } from '../../common/contract/routes.js';
 import { checkedInviteNote } from './note.js';
 import { createInvite, createKeyedInvite } from './service.js';
-import { listInvitesByCreator } from './store.js';
+import { inviteState, listInvitesByCreator } from './store.js';
+import { sha256Hex } from '../auth/tokens.js';
 import { toInviteView } from './view.js';
 
-/** `POST /api/invite` and `GET /api/invites` (spec §4 Invites); registration with a token is in accounts. */
+/**
+ * `POST /api/invite` and `GET /api/invites` (spec §4 Invites), and the check of a link before registering;
+ * registration with a token is in accounts.
+ */
 export const inviteRoutes =
   (deps: AppDeps): FastifyPluginAsync =>
   async (base) => {
@@ -48,6 +52,12 @@ export const inviteRoutes =
         return created;
       },
     );
+
+    // Read only, as registration's first step is: whoever has the link learns what registering would answer.
+    app.post(ROUTES.checkInvite.url, fromContract('checkInvite'), async (request) => {
+      const state = await inviteState(deps.db, sha256Hex(request.body.token.trim()), deps.clock.now());
+      return { state: state === 'unknown' ? ('invalid' as const) : state };
+    });
 
     app.get(ROUTES.listInvites.url, fromContract('listInvites'), async (request) => {
       const user = currentUser(request);

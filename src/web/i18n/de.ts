@@ -51,6 +51,9 @@ export const de: Messages = {
   'register.intro': 'Du wurdest zu Steady eingeladen. Willkommen!',
   'register.name': 'Name (optional)',
   'register.submit': 'Konto anlegen',
+  'register.unusableTitle': 'Einladungslink',
+  'register.usedByYou': 'Hast du damit schon dein Konto angelegt? Dann melde dich an.',
+  'register.toLogin': 'Zur Anmeldung',
 
   'goals.title': 'Deine Ziele',
   'goals.empty': 'Noch keine Ziele. Fang mit einer kleinen Sache an, die du jeden Tag tun willst.',

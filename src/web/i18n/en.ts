@@ -51,6 +51,9 @@ export const en = {
   'register.intro': 'You have been invited to Steady. Welcome!',
   'register.name': 'Name (optional)',
   'register.submit': 'Create account',
+  'register.unusableTitle': 'Invite link',
+  'register.usedByYou': 'Did you create your account with it already? Then log in.',
+  'register.toLogin': 'Go to login',
 
   'goals.title': 'Your goals',
   'goals.empty': 'No goals yet. Start with one small thing you want to do every day.',

@@ -50,6 +50,9 @@ export const pl: Messages = {
   'register.intro': 'Masz zaproszenie do Steady. Witaj!',
   'register.name': 'Imię (opcjonalnie)',
   'register.submit': 'Załóż konto',
+  'register.unusableTitle': 'Link z zaproszeniem',
+  'register.usedByYou': 'Masz już konto założone tym linkiem? Zaloguj się.',
+  'register.toLogin': 'Przejdź do logowania',
 
   'goals.title': 'Twoje cele',
   'goals.empty': 'Nie masz jeszcze celów. Zacznij od jednej małej rzeczy, którą chcesz robić codziennie.',

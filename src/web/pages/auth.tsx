@@ -1,7 +1,7 @@
 /** The pages before login: log in, forgot password, set a new password from the mailed link, register by invite. */
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../common/limits.js';
-import { api, ApiError } from '../api.js';
+import { api, ApiError, type InviteCheckAnswer } from '../api.js';
 import { Field, NewPasswordField, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { checkLength } from '../errors.js';
@@ -134,7 +134,60 @@ export function ResetPage({
 /** What a registration retried after a lost answer meets when the first try went through (decision 0133). */
 const REGISTERED_BY_THE_LOST_TRY = new Set(['invite_used', 'email_taken']);
 
-export function RegisterPage({ token, onRegistered }: { token: string; onRegistered: () => Promise<void> }) {
+export function RegisterPage({
+  token,
+  onRegistered,
+  onLeave,
+}: {
+  token: string;
+  onRegistered: () => Promise<void>;
+  onLeave: () => void;
+}) {
+  const linkState = useInviteState(token);
+  if (linkState === 'used' || linkState === 'expired' || linkState === 'invalid')
+    return <UnusableInvite state={linkState} onLeave={onLeave} />;
+  return <RegisterForm token={token} onRegistered={onRegistered} />;
+}
+
+/**
+ * What registering with the link would meet, asked once when the page opens, so nobody fills in the form for a
+ * link that was used or has expired. Null until the server answers, and when it cannot be asked: the form then
+ * shows, and registering says what is wrong.
+ */
+function useInviteState(token: string): InviteCheckAnswer['state'] | null {
+  const [state, setState] = useState<InviteCheckAnswer['state'] | null>(null);
+  useEffect(() => {
+    let current = true;
+    api
+      .checkInvite(token)
+      .then((answer) => current && setState(answer.state))
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [token]);
+  return state;
+}
+
+function UnusableInvite({ state, onLeave }: { state: 'used' | 'expired' | 'invalid'; onLeave: () => void }) {
+  return (
+    <Page title={t('register.unusableTitle')}>
+      <div class="card stack">
+        <p class="form-error" role="alert">
+          {t(`error.invite_${state}`)}
+        </p>
+        {state === 'used' && <p>{t('register.usedByYou')}</p>}
+        <p>
+          <a href={href.login} onClick={onLeave}>
+            {t('register.toLogin')}
+          </a>
+        </p>
+      </div>
+    </Page>
+  );
+}
+
+function RegisterForm({ token, onRegistered }: { token: string; onRegistered: () => Promise<void> }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
