@@ -23,6 +23,7 @@ import type {
   PushKey,
   RegisterBody,
   Reminder,
+  ResetCheckAnswer,
 } from '../common/contract/schemas.js';
 import type { ReminderChannel } from '../common/reminders.js';
 import type { Locale } from '../common/locales.js';
@@ -144,6 +145,8 @@ export const api = {
   setName: (name: string) => call<PatchMeAnswer & { name: string }>('PATCH', '/api/me', { name }),
   setLocale: (locale: Locale) => call<PatchMeAnswer>('PATCH', '/api/me', { locale }),
   requestReset: (email: string) => call<Ok>('POST', '/api/reset-request', { email }),
+  checkReset: (selector: string, token: string) =>
+    call<ResetCheckAnswer>('POST', '/api/reset-check', { selector, token }),
   resetPassword: (selector: string, token: string, password: string) =>
     call<Ok>('POST', '/api/reset-password', { selector, token, password }),
   changePassword: (oldPassword: string, newPassword: string) =>

@@ -29,10 +29,14 @@ export function useEntryLink() {
     clearQuery(hash);
   }, []);
 
-  const resetDone = useCallback(() => {
-    leave(href.login);
-    setNotice('reset.done');
-  }, [leave]);
+  /** After a reset: the login page, saying the password changed (`surely`) or most likely changed. */
+  const resetDone = useCallback(
+    (surely: boolean) => {
+      leave(href.login);
+      setNotice(surely ? 'reset.done' : 'reset.doneAfterLostTry');
+    },
+    [leave],
+  );
 
   return { link, notice, clearNotice: () => setNotice(null), leave, resetDone };
 }

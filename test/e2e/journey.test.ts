@@ -354,10 +354,7 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await waitForText(bobPage.getByRole('status').first(), BOB);
     const mail = await server.smtp.nextMail(seen, 10_000);
     assert.deepEqual(mail.to, [BOB]);
-    const link = new RegExp(`${escapeRegExp(server.baseUrl)}/\\?reset_selector=[^\\s"<>]+`)
-      .exec(mail.decoded)?.[0]
-      .replace(/&amp;/g, '&');
-    assert.ok(link, 'the mail carries a reset link');
+    const link = resetLinkIn(mail.decoded, server.baseUrl);
 
     await bobPage.goto(link);
     await heading(bobPage, 'Neues Passwort festlegen');
@@ -373,6 +370,53 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await heading(bobPage, 'Deine Ziele');
     await headingFocused(bobPage, 'Deine Ziele');
   });
+
+  await step(
+    'Bob opens the used link again and is told at once; his next reset loses its answer, and the retry says so',
+    async () => {
+      const bobPage = bob.page;
+      await bobPage.getByRole('button', { name: 'Abmelden' }).click();
+      await heading(bobPage, 'Anmelden');
+      const resetLink = async () => {
+        const seen = server.smtp.mails.length;
+        await bobPage.getByLabel('E-Mail').fill(BOB);
+        await bobPage.getByRole('button', { name: 'Link senden' }).click();
+        const mail = await server.smtp.nextMail(seen, 10_000);
+        return resetLinkIn(mail.decoded, server.baseUrl);
+      };
+      await bobPage.getByRole('link', { name: 'Passwort vergessen?' }).click();
+      const used = await resetLink();
+      await bobPage.goto(used);
+      await heading(bobPage, 'Neues Passwort festlegen');
+      await bobPage.getByLabel('Neues Passwort').fill(PASSWORD);
+      await bobPage.getByRole('button', { name: 'Neues Passwort speichern' }).click();
+      await heading(bobPage, 'Anmelden');
+
+      // The used link again: no form, the refusal at once, and the way to a new link.
+      await bobPage.goto(used);
+      await heading(bobPage, 'Link zum Zurücksetzen');
+      await waitForText(bobPage.getByRole('alert'), 'Dieser Link zum Zurücksetzen ist ungültig.');
+      assert.equal(await bobPage.getByLabel('Neues Passwort').count(), 0, 'no form for a used link');
+      await checkA11y(bobPage, 'used reset link');
+      await bobPage.getByRole('link', { name: 'Neuen Link anfordern' }).click();
+      await heading(bobPage, 'Passwort zurücksetzen');
+
+      // The reset goes through but its answer is lost; the second tap finds the link used by the first.
+      await bobPage.goto(await resetLink());
+      await heading(bobPage, 'Neues Passwort festlegen');
+      await loseFirstAnswer(bobPage, '**/api/reset-password');
+      await bobPage.getByLabel('Neues Passwort').fill(NEW_PASSWORD);
+      await bobPage.getByRole('button', { name: 'Neues Passwort speichern' }).click();
+      await waitForText(bobPage.getByRole('alert'), 'Der Server ist nicht erreichbar.');
+      await bobPage.getByRole('button', { name: 'Neues Passwort speichern' }).click();
+      await heading(bobPage, 'Anmelden');
+      await waitForText(bobPage.getByRole('status').first(), 'sehr wahrscheinlich gespeichert');
+      await bobPage.getByLabel('E-Mail').fill(BOB);
+      await bobPage.getByLabel('Passwort').fill(NEW_PASSWORD);
+      await bobPage.getByRole('button', { name: 'Anmelden' }).click();
+      await heading(bobPage, 'Deine Ziele');
+    },
+  );
 
   await step('the admin page lists both users for Ada only', async () => {
     await page.getByRole('link', { name: 'Users' }).click();
@@ -517,6 +561,13 @@ async function phoneShot(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
   if (previous) await page.setViewportSize(previous);
+}
+
+/** The reset link a mail carries (its HTML part escapes the `&`). */
+function resetLinkIn(mail: string, baseUrl: string): string {
+  const link = new RegExp(`${escapeRegExp(baseUrl)}/\\?reset_selector=[^\\s"<>]+`).exec(mail)?.[0];
+  assert.ok(link, 'the mail carries a reset link');
+  return link.replace(/&amp;/g, '&');
 }
 
 async function heading(page: Page, name: string): Promise<void> {

@@ -183,6 +183,18 @@ export const ROUTES = {
     success: S.Ok,
     errors: [],
   }),
+  resetCheck: route({
+    method: 'POST',
+    url: '/api/reset-check',
+    auth: 'none',
+    tags: ['account'],
+    summary:
+      'Whether a mailed reset link can still set a password, asked by the reset page when it opens ' +
+      '(docs/api-data.md)',
+    body: S.ResetCheckBody,
+    success: S.ResetCheckAnswer,
+    errors: [],
+  }),
   changePassword: route({
     method: 'POST',
     url: '/api/change-password',

@@ -62,6 +62,15 @@ export const PatchMeAnswer = Type.Union([
 ]);
 export const ResetRequestBody = Type.Object({ email: Text(LIMITS.emailMax) });
 export const ResetPasswordBody = Type.Object({ selector: Text(), token: Text(), password: Text(LIMITS.passwordMax) });
+export const ResetCheckBody = Type.Object({ selector: Text(), token: Text() });
+export const ResetCheckAnswer = Type.Object(
+  {
+    state: Type.Union([Type.Literal('valid'), Type.Literal('expired'), Type.Literal('invalid')], {
+      description: 'valid: it can set a new password; expired; invalid: no such link, or used already',
+    }),
+  },
+  { additionalProperties: false },
+);
 export const ChangePasswordBody = Type.Object({
   old_password: Text(LIMITS.passwordMax),
   new_password: Text(LIMITS.passwordMax),
@@ -274,6 +283,7 @@ export type LogAnswer = Static<typeof LogAnswer>;
 export type Invite = Static<typeof Invite>;
 export type InviteCreated = Static<typeof InviteCreated>;
 export type InviteCheckAnswer = Static<typeof InviteCheckAnswer>;
+export type ResetCheckAnswer = Static<typeof ResetCheckAnswer>;
 export type AdminUser = Static<typeof AdminUser>;
 export type Ok = Static<typeof Ok>;
 export type GoalLayout = Static<typeof GoalLayout>;

@@ -73,18 +73,32 @@ export const resetRoutes =
       }
     }
 
+    /** What the link `selector`/`token` can do now; a used link is gone, so it is invalid. */
+    async function linkState(body: { selector: string; token: string }, now: number) {
+      const selector = body.selector.trim();
+      const tokenHash = sha256Hex(body.token.trim());
+      const reset = await findResetBySelector(db, selector);
+      if (!reset || !constantTimeEqual(reset.token_hash, tokenHash)) return { state: 'invalid' as const };
+      if (reset.expires_at <= now) return { state: 'expired' as const };
+      return { state: 'valid' as const, selector, tokenHash };
+    }
+
+    // Read only: the reset page asks when it opens, so nobody types a new password for a dead link (decision 0142).
+    app.post(ROUTES.resetCheck.url, fromContract('resetCheck'), async (request) => ({
+      state: (await linkState(request.body, clock.now())).state,
+    }));
+
     app.post(ROUTES.resetPassword.url, fromContract('resetPassword'), async (request) => {
       requireFilled(request.body, ['selector', 'token', 'password']);
       const { password } = request.body;
       checkNewPassword(password);
-      const selector = request.body.selector.trim();
-      const tokenHash = sha256Hex(request.body.token.trim());
       const now = clock.now();
 
       // Checked before hashing, so that invalid links cost no argon2 time.
-      const reset = await findResetBySelector(db, selector);
-      if (!reset || !constantTimeEqual(reset.token_hash, tokenHash)) throw resetInvalid();
-      if (reset.expires_at <= now) throw badRequest('reset_expired', 'The reset link has expired', 'token');
+      const link = await linkState(request.body, now);
+      if (link.state === 'invalid') throw resetInvalid();
+      if (link.state === 'expired') throw badRequest('reset_expired', 'The reset link has expired', 'token');
+      const { selector, tokenHash } = link;
       const passwordHash = await hashPassword(password);
 
       await db.transaction().execute(async (trx) => {

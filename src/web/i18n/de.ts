@@ -46,6 +46,10 @@ export const de: Messages = {
   'reset.password': 'Neues Passwort',
   'reset.submit': 'Neues Passwort speichern',
   'reset.done': 'Dein Passwort wurde geändert. Melde dich mit dem neuen an.',
+  'reset.doneAfterLostTry':
+    'Dein neues Passwort wurde sehr wahrscheinlich gespeichert, bevor die Verbindung abbrach. Melde dich damit an; klappt das nicht, fordere einen neuen Link an.',
+  'reset.linkTitle': 'Link zum Zurücksetzen',
+  'reset.requestNew': 'Neuen Link anfordern',
 
   'register.title': 'Konto anlegen',
   'register.intro': 'Du wurdest zu Steady eingeladen. Willkommen!',

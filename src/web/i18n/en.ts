@@ -46,6 +46,10 @@ export const en = {
   'reset.password': 'New password',
   'reset.submit': 'Save new password',
   'reset.done': 'Your password has been changed. Log in with the new one.',
+  'reset.doneAfterLostTry':
+    'Your new password was most likely saved before the connection dropped. Log in with it; if that fails, ask for a new link.',
+  'reset.linkTitle': 'Reset link',
+  'reset.requestNew': 'Ask for a new link',
 
   'register.title': 'Create your account',
   'register.intro': 'You have been invited to Steady. Welcome!',

@@ -45,6 +45,10 @@ export const pl: Messages = {
   'reset.password': 'Nowe hasło',
   'reset.submit': 'Zapisz nowe hasło',
   'reset.done': 'Hasło zostało zmienione. Zaloguj się nowym hasłem.',
+  'reset.doneAfterLostTry':
+    'Nowe hasło zostało najpewniej zapisane, zanim połączenie zostało przerwane. Zaloguj się nim; jeśli to nie zadziała, poproś o nowy link.',
+  'reset.linkTitle': 'Link do zmiany hasła',
+  'reset.requestNew': 'Poproś o nowy link',
 
   'register.title': 'Załóż konto',
   'register.intro': 'Masz zaproszenie do Steady. Witaj!',

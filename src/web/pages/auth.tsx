@@ -1,7 +1,8 @@
 /** The pages before login: log in, forgot password, set a new password from the mailed link, register by invite. */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../common/limits.js';
-import { api, ApiError, type InviteCheckAnswer } from '../api.js';
+import { api, ApiError } from '../api.js';
 import { Field, NewPasswordField, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { checkLength } from '../errors.js';
@@ -98,14 +99,49 @@ export function ResetPage({
 }: {
   selector: string;
   token: string;
-  onDone: () => void;
+  onDone: (surely: boolean) => void;
+  onLeave: () => void;
+}) {
+  const linkState = useLinkState(() => api.checkReset(selector, token), [selector, token]);
+  if (linkState === 'expired' || linkState === 'invalid')
+    return (
+      <DeadLink title={t('reset.linkTitle')} refusal={t(`error.reset_${linkState}`)}>
+        <p>
+          <a href={href.forgot} onClick={onLeave}>
+            {t('reset.requestNew')}
+          </a>
+        </p>
+      </DeadLink>
+    );
+  return <ResetForm selector={selector} token={token} onDone={onDone} onLeave={onLeave} />;
+}
+
+function ResetForm({
+  selector,
+  token,
+  onDone,
+  onLeave,
+}: {
+  selector: string;
+  token: string;
+  onDone: (surely: boolean) => void;
   onLeave: () => void;
 }) {
   const [password, setPassword] = useState('');
+  const lastTryLost = useRef(false);
   const form = useSubmit(['password'], async () => {
     checkLength('password', password, LIMITS.passwordMax, 'password_too_long');
-    await api.resetPassword(selector, token, password);
-    onDone();
+    try {
+      await api.resetPassword(selector, token, password);
+    } catch (failure) {
+      const afterLostTry = lastTryLost.current;
+      lastTryLost.current = failure instanceof ApiError && failure.code === 'network';
+      // A link works once: refused right after a try whose answer was lost, that try most likely used it. The
+      // page knows no e-mail to prove it by logging in, so the login page says "most likely" (decision 0142).
+      if (afterLostTry && failure instanceof ApiError && failure.code === 'reset_invalid') return onDone(false);
+      throw failure;
+    }
+    onDone(true);
   });
   return (
     <Page title={t('reset.title')}>
@@ -143,45 +179,50 @@ export function RegisterPage({
   onRegistered: () => Promise<void>;
   onLeave: () => void;
 }) {
-  const linkState = useInviteState(token);
+  const linkState = useLinkState(() => api.checkInvite(token), [token]);
   if (linkState === 'used' || linkState === 'expired' || linkState === 'invalid')
-    return <UnusableInvite state={linkState} onLeave={onLeave} />;
-  return <RegisterForm token={token} onRegistered={onRegistered} />;
-}
-
-/**
- * What registering with the link would meet, asked once when the page opens, so nobody fills in the form for a
- * link that was used or has expired. Null until the server answers, and when it cannot be asked: the form then
- * shows, and registering says what is wrong.
- */
-function useInviteState(token: string): InviteCheckAnswer['state'] | null {
-  const [state, setState] = useState<InviteCheckAnswer['state'] | null>(null);
-  useEffect(() => {
-    let current = true;
-    api
-      .checkInvite(token)
-      .then((answer) => current && setState(answer.state))
-      .catch(() => undefined);
-    return () => {
-      current = false;
-    };
-  }, [token]);
-  return state;
-}
-
-function UnusableInvite({ state, onLeave }: { state: 'used' | 'expired' | 'invalid'; onLeave: () => void }) {
-  return (
-    <Page title={t('register.unusableTitle')}>
-      <div class="card stack">
-        <p class="form-error" role="alert">
-          {t(`error.invite_${state}`)}
-        </p>
-        {state === 'used' && <p>{t('register.usedByYou')}</p>}
+    return (
+      <DeadLink title={t('register.unusableTitle')} refusal={t(`error.invite_${linkState}`)}>
+        {linkState === 'used' && <p>{t('register.usedByYou')}</p>}
         <p>
           <a href={href.login} onClick={onLeave}>
             {t('register.toLogin')}
           </a>
         </p>
+      </DeadLink>
+    );
+  return <RegisterForm token={token} onRegistered={onRegistered} />;
+}
+
+/**
+ * What a mailed or invite link can do, asked once when its page opens, so nobody fills in a form for a link that
+ * was used or has expired (decision 0142). Null until the server answers, and when it cannot be asked: the form
+ * then shows, and sending it says what is wrong.
+ */
+function useLinkState<State extends string>(ask: () => Promise<{ state: State }>, link: unknown[]): State | null {
+  const [state, setState] = useState<State | null>(null);
+  useEffect(() => {
+    let current = true;
+    ask()
+      .then((answer) => current && setState(answer.state))
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- asked again only for another link
+  }, link);
+  return state;
+}
+
+/** A link that cannot be used: why, in an alert, and where to go instead. */
+function DeadLink({ title, refusal, children }: { title: string; refusal: string; children: ComponentChildren }) {
+  return (
+    <Page title={title}>
+      <div class="card stack">
+        <p class="form-error" role="alert">
+          {refusal}
+        </p>
+        {children}
       </div>
     </Page>
   );
