@@ -91,17 +91,15 @@ export function ForgotPage() {
   );
 }
 
-export function ResetPage({
-  selector,
-  token,
-  onDone,
-  onLeave,
-}: {
+/** The mailed link's values; `onDone` after a reset, `onLeave` to leave the link for another page. */
+interface ResetProps {
   selector: string;
   token: string;
   onDone: (surely: boolean) => void;
   onLeave: () => void;
-}) {
+}
+
+export function ResetPage({ selector, token, onDone, onLeave }: ResetProps) {
   const linkState = useLinkState(() => api.checkReset(selector, token), [selector, token]);
   if (linkState === 'expired' || linkState === 'invalid')
     return (
@@ -116,17 +114,7 @@ export function ResetPage({
   return <ResetForm selector={selector} token={token} onDone={onDone} onLeave={onLeave} />;
 }
 
-function ResetForm({
-  selector,
-  token,
-  onDone,
-  onLeave,
-}: {
-  selector: string;
-  token: string;
-  onDone: (surely: boolean) => void;
-  onLeave: () => void;
-}) {
+function ResetForm({ selector, token, onDone, onLeave }: ResetProps) {
   const [password, setPassword] = useState('');
   const lastTryLost = useRef(false);
   const form = useSubmit(['password'], async () => {
