@@ -656,6 +656,35 @@ test('the queue survives a closed tab: a new tab shows it pending and sends it o
   await assertAmountsToday(who, goal.id, [1, 1]);
 });
 
+test('Today left open over midnight moves to the new day: a tap after midnight logs to the new day', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('midnight@example.com');
+  t.after(() => who.context.close());
+  const { page } = who;
+  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
+  const evening = new Date();
+  evening.setHours(23, 59, 50, 0);
+  const [before, after] = [localDateKey(evening), localDateKey(new Date(evening.getTime() + 60_000))];
+  await page.clock.install({ time: evening });
+  await openToday(who);
+  const water = row(page, 'Water');
+  await water.locator('.today-log').click();
+  await water.getByText('/ 8 glasses').filter({ hasNotText: /^0 / }).waitFor();
+
+  // Nobody touches the page; midnight passes. It shows the new, empty day, and a tap logs to it.
+  await page.clock.runFor(20_000);
+  await water.getByText(/^0 \/ 8 glasses/).waitFor();
+  await water.locator('.today-log').click();
+  const sets = async () =>
+    (await api<{ id: string; sets: Record<string, number[]> }[]>(who, 'GET', '/api/goals')).find(
+      (each) => each.id === goal.id,
+    )!.sets;
+  for (let i = 0; i < 100 && (await sets())[after] === undefined; i++) await new Promise((r) => setTimeout(r, 100));
+  const logged = await sets();
+  assert.equal(logged[before]?.length, 1, 'the evening tap stays on its day');
+  assert.equal(logged[after]?.length, 1, 'the tap after midnight is on the new day');
+});
+
 test('the goal page logs and corrects through the outbox too: shown at once, a lost answer adds nothing twice, offline waits', async (t) => {
   if (!chromiumAvailable(t)) return;
   const { who, goal } = await waterToday(t, 'goal-page-outbox@example.com');

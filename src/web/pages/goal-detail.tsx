@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { Confirm } from '../components/Confirm.js';
-import { isWithinGoal, localDateKey } from '../../common/progress.js';
+import { isWithinGoal } from '../../common/progress.js';
 import { api, type Goal } from '../api.js';
 import { Chart } from '../components/Chart.js';
 import { FormMessage } from '../components/Field.js';
@@ -14,6 +14,7 @@ import { useApp } from '../context.js';
 import { t } from '../i18n/index.js';
 import { href, navigate } from '../router.js';
 import { useSubmit } from '../use-submit.js';
+import { useToday } from '../use-today.js';
 import { BackToGoals, GoalLoaded, OutboxStatus } from './goals.js';
 
 /** One goal in full: progress, logging today and past days, the calendar, the chart, edit and delete. */
@@ -22,7 +23,7 @@ export function GoalDetailPage({ id }: { id: string }) {
 }
 
 function GoalDetail({ goal }: { goal: Goal }) {
-  const today = localDateKey(new Date());
+  const today = useToday();
   return (
     <Page title={goal.name}>
       <p class="crumb">

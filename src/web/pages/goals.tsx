@@ -1,5 +1,4 @@
 import type { ComponentChildren } from 'preact';
-import { localDateKey } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
@@ -10,11 +9,12 @@ import { todaySections } from '../goal-order.js';
 import { t } from '../i18n/index.js';
 import { href } from '../router.js';
 import { goalStatusText } from '../goal-status.js';
+import { useToday } from '../use-today.js';
 
 /** Today: one compact row per running goal; upcoming and finished goals in collapsed sections; archived ones not. */
 export function GoalsPage() {
   const app = useApp();
-  const today = localDateKey(new Date());
+  const today = useToday();
   return (
     <Page
       title={t('goals.title')}
