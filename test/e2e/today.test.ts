@@ -656,6 +656,34 @@ test('the queue survives a closed tab: a new tab shows it pending and sends it o
   await assertAmountsToday(who, goal.id, [1, 1]);
 });
 
+test("Today's other amount takes a decimal comma and asks about a surprising amount, as the goal page does", async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('comma@example.com', 'de-DE');
+  t.after(() => who.context.close());
+  const { page } = who;
+  await api(who, 'PATCH', '/api/me', { locale: 'de' });
+  const goal = await createGoal(who, { name: 'Lesen', unit: 'Seiten', daily: 20 });
+  await openToday(who);
+  const reading = row(page, 'Lesen');
+  await reading.getByRole('button', { name: /^Andere Mengen/ }).click();
+  const field = reading.getByLabel('Andere Menge (Seiten)');
+  // Typed key by key, as a person does: a number field dropped the comma and logged 25.
+  await field.pressSequentially('2,5');
+  await reading.getByRole('button', { name: 'Hinzufügen', exact: true }).click();
+  await assertAmountsToday(who, goal.id, [2.5]);
+
+  // 5000 pages is 250 daily targets: a slip of the keyboard, most likely, so it is asked about first.
+  await field.fill('5000');
+  await reading.getByRole('button', { name: 'Hinzufügen', exact: true }).click();
+  await page.getByRole('button', { name: 'Ja, eintragen' }).click();
+  await assertAmountsToday(who, goal.id, [2.5, 5000]);
+
+  await field.fill('zwei');
+  await reading.getByRole('button', { name: 'Hinzufügen', exact: true }).click();
+  await reading.getByRole('alert').waitFor();
+  assert.deepEqual(await amountsToday(who, goal.id), [2.5, 5000]);
+});
+
 test('Today left open over midnight moves to the new day: a tap after midnight logs to the new day', async (t) => {
   if (!chromiumAvailable(t)) return;
   const who = await device('midnight@example.com');

@@ -9,11 +9,13 @@ import { Confirm } from './Confirm.js';
 /**
  * A typed amount: a text field that takes the language's decimal comma ("2,5"), its add button, and what is wrong
  * with the typed amount beneath it. An amount over 100 daily targets of `goal` is asked about first. The amount goes
- * to `onAmount` (the outbox: nothing to wait for) and the field empties.
+ * to `onAmount` (the outbox: nothing to wait for) and the field empties. With a `placeholder` (Today's compact row)
+ * the label is for screen readers only and the placeholder names the field.
  */
 export function AmountForm(props: {
   id: string;
   label: string;
+  placeholder?: string;
   submitLabel: string;
   goal: Pick<Goal, 'daily' | 'unit'>;
   onAmount: (amount: number) => void;
@@ -56,13 +58,16 @@ export function AmountForm(props: {
   return (
     <>
       <form class="custom-amount" onSubmit={submit} noValidate>
-        <label for={id}>{props.label}</label>
+        <label for={id} class={props.placeholder === undefined ? undefined : 'visually-hidden'}>
+          {props.label}
+        </label>
         <div class="inline">
           <input
             id={id}
             type="text"
             inputMode="decimal"
             autoComplete="off"
+            placeholder={props.placeholder}
             value={value}
             onInput={(event) => setValue(event.currentTarget.value)}
             aria-invalid={error !== null ? 'true' : undefined}

@@ -4,7 +4,8 @@ import type { Goal } from '../api.js';
 import { formatNumber, t } from '../i18n/index.js';
 import { href } from '../router.js';
 import { unitText } from '../../common/units.js';
-import { parseAmount, useLogging } from './amounts.js';
+import { AmountForm } from './AmountForm.js';
+import { useLogging } from './amounts.js';
 import { PendingNote } from './PendingNote.js';
 import { Ring } from './Ring.js';
 
@@ -95,9 +96,6 @@ function OtherAmounts({
   usual: number;
   onAmount: (amount: number) => void;
 }) {
-  const [typed, setTyped] = useState('');
-  const inputId = `${id}-custom`;
-  const amount = parseAmount(typed);
   return (
     <div id={id} class="today-more" role="group" aria-label={t('today.moreFor', { name: goal.name })}>
       {quickAmounts(goal.daily)
@@ -108,32 +106,16 @@ function OtherAmounts({
             <span class="visually-hidden"> {goal.unit}</span>
           </button>
         ))}
-      <form
-        class="today-custom"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (amount === null) return;
-          onAmount(amount);
-          setTyped('');
-        }}
-      >
-        <label for={inputId} class="visually-hidden">
-          {t('goal.custom')} ({goal.unit})
-        </label>
-        <input
-          id={inputId}
-          type="number"
-          inputMode="decimal"
-          step="any"
-          min="0"
+      <div class="today-custom">
+        <AmountForm
+          id={`${id}-custom`}
+          label={`${t('goal.custom')} (${goal.unit})`}
           placeholder={t('goal.custom')}
-          value={typed}
-          onInput={(event) => setTyped(event.currentTarget.value)}
+          submitLabel={t('goal.add')}
+          goal={goal}
+          onAmount={onAmount}
         />
-        <button type="submit" aria-disabled={amount === null}>
-          {t('goal.add')}
-        </button>
-      </form>
+      </div>
     </div>
   );
 }
