@@ -136,7 +136,7 @@ test('the new-goal form suggests counted units in the user\'s language, "times" 
   assert.ok(!suggestedUnits('en').includes('Wiederholungen'));
 });
 
-test('amounts take the decimal comma in German and Polish, a point everywhere, and refuse guesses', (t) => {
+test('amounts take the decimal comma and thousands by points in German and Polish, a point everywhere, and refuse guesses', (t) => {
   t.after(() => setUiLocale('en'));
   for (const locale of ['de', 'pl'] as const) {
     setUiLocale(locale);
@@ -144,8 +144,15 @@ test('amounts take the decimal comma in German and Polish, a point everywhere, a
     assert.equal(parseDecimal(' 2.5 '), 2.5, locale);
     assert.equal(parseDecimal('1 500'), 1500, locale);
     assert.equal(parseDecimal(',5'), 0.5, locale);
-    assert.equal(parseDecimal('1.500,5'), null, locale);
-    assert.equal(parseDecimal('2,5,1'), null, locale);
+    // Points between groups of three digits group thousands, as the app shows them (decision 0143).
+    assert.equal(parseDecimal('10.000'), 10_000, locale);
+    assert.equal(parseDecimal('1.000.000'), 1_000_000, locale);
+    assert.equal(parseDecimal('1.500,5'), 1500.5, locale);
+    assert.equal(parseDecimal(formatNumber(5002.5)), 5002.5, locale);
+    assert.equal(parseDecimal('2.50'), 2.5, locale);
+    assert.equal(parseDecimal('12.5000'), 12.5, locale);
+    for (const bad of ['1.50.000', '1.000.5', '10.000.', '1.000,5,1', '2,5,1', '2.5,1'])
+      assert.equal(parseDecimal(bad), null, `${locale} ${bad}`);
     assert.equal(parseAmount('2,5'), 2.5, locale);
   }
   setUiLocale('en');
