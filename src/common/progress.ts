@@ -50,10 +50,23 @@ export function endDateKey(goal: Pick<GoalProgressInput, 'start' | 'days'>): str
   return addDays(startDateKey(goal), goal.days - 1);
 }
 
-/** Every calendar date of the goal, first to last. */
-export function goalDateKeys(goal: Pick<GoalProgressInput, 'start' | 'days'>): string[] {
+/**
+ * Recently asked goals' dates by start and length. A goal page asks for them several times a render (totals, streaks,
+ * chart, calendar) and renders again on every tap: making 3,650 date keys each time was a quarter of a tap's time.
+ */
+const dateKeysCache = new Map<string, readonly string[]>();
+const DATE_KEYS_CACHED = 64;
+
+/** Every calendar date of the goal, first to last (shared between callers: never changed). */
+export function goalDateKeys(goal: Pick<GoalProgressInput, 'start' | 'days'>): readonly string[] {
   const first = startDateKey(goal);
-  return Array.from({ length: goal.days }, (_, index) => addDays(first, index));
+  const cacheKey = `${first} ${goal.days}`;
+  const cached = dateKeysCache.get(cacheKey);
+  if (cached) return cached;
+  const keys = Object.freeze(Array.from({ length: goal.days }, (_, index) => addDays(first, index)));
+  if (dateKeysCache.size >= DATE_KEYS_CACHED) dateKeysCache.delete(dateKeysCache.keys().next().value!);
+  dateKeysCache.set(cacheKey, keys);
+  return keys;
 }
 
 /** Sum of the amounts logged on `key`; floating-point noise (0.1 + 0.2) is rounded away. */
@@ -162,7 +175,7 @@ export function addMonths(month: string, count: number): string {
 
 export interface CalendarWindow {
   /** The goal's dates inside the window, first to last. */
-  keys: string[];
+  keys: readonly string[];
   /** First month (`YYYY-MM`) of the window before and after this one; null at the goal's ends. */
   previous: string | null;
   next: string | null;
@@ -201,7 +214,7 @@ export interface WeekRow {
 }
 
 /** The window's dates in Monday-first weeks. */
-export function weekRows(keys: string[]): WeekRow[] {
+export function weekRows(keys: readonly string[]): WeekRow[] {
   const inWindow = new Set(keys);
   const rows: WeekRow[] = [];
   for (let week = addDays(keys[0]!, -weekdayIndex(keys[0]!)); week <= keys.at(-1)!; week = addDays(week, 7)) {
@@ -229,7 +242,7 @@ export function chartKeys(
   goal: Pick<GoalProgressInput, 'start' | 'days'>,
   today: string,
   limit = CHART_DAYS,
-): string[] {
+): readonly string[] {
   const keys = goalDateKeys(goal);
   if (keys.length <= limit) return keys;
   const todayIndex = Math.min(daysBetween(startDateKey(goal), today), keys.length - 1);

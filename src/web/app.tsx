@@ -13,10 +13,10 @@ import { GoalDetailPage } from './pages/goal-detail.js';
 import { EditGoalPage, NewGoalPage } from './pages/goal-form.js';
 import { GoalsPage } from './pages/goals.js';
 import { InvitesPage } from './pages/invites.js';
-import { SettingsPage } from './pages/settings.js';
 import { href, type Route, useRoute } from './router.js';
 import { useEntryLink } from './use-entry-link.js';
 import { useGoals } from './use-goals.js';
+import { lazyComponent } from './lazy.js';
 import { type Session, useSession } from './use-session.js';
 
 /** The whole app: who is logged in (useSession), their goals (useGoals), the link it was opened with, the page. */
@@ -90,7 +90,8 @@ export function App() {
  *
  * The focus moves in the commit that shows the new page (a layout effect), not a frame later: a key pressed as
  * soon as the page appears, such as a quick Tab to its first field, must not be overtaken by the focus jumping
- * back to the heading. Only a page whose heading is not rendered yet waits for the next frame.
+ * back to the heading. Only a page whose heading is not rendered yet (a page in a chunk of its own, still loading)
+ * gets the focus when its heading appears, unless the person moved the focus meanwhile.
  */
 function useFocusOnNewPage(view: string | null): void {
   const lastView = useRef<string | null>(null);
@@ -102,8 +103,18 @@ function useFocusOnNewPage(view: string | null): void {
     window.scrollTo(0, 0);
     const heading = () => document.querySelector<HTMLElement>('main h1');
     const now = heading();
-    if (now) now.focus();
-    else requestAnimationFrame(() => heading()?.focus());
+    if (now) return now.focus();
+    const main = document.querySelector('main');
+    if (!main) return;
+    const untouched = document.activeElement;
+    const watch = new MutationObserver(() => {
+      const shown = heading();
+      if (!shown) return;
+      watch.disconnect();
+      if (document.activeElement === untouched) shown.focus();
+    });
+    watch.observe(main, { childList: true, subtree: true });
+    return () => watch.disconnect();
   }, [view]);
 }
 
@@ -112,6 +123,9 @@ function skipToMain(event: Event) {
   event.preventDefault();
   document.getElementById('main')?.focus();
 }
+
+/** Settings are visited rarely and need the network for everything they do: a chunk of their own (decision 0144). */
+const SettingsPage = lazyComponent(() => import('./pages/settings.js').then((module) => module.SettingsPage));
 
 function LoggedInPage({ route, isAdmin }: { route: Route; isAdmin: boolean }) {
   switch (route.page) {

@@ -93,4 +93,10 @@ test('register, create a goal and log an amount with the keyboard alone', { time
   await tabTo(page, /Undo last entry/);
   await page.keyboard.press('Space');
   await page.locator('.facts', { hasText: '0 / 20' }).waitFor();
+
+  // Settings come as a chunk of their own (decision 0144): the heading takes the focus once it is there.
+  await page.getByRole('link', { name: 'Settings' }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.matches('main h1') === true);
+  assert.equal((await focused(page)).name, 'Settings');
 });

@@ -126,7 +126,7 @@ function Legend() {
 }
 
 /** Whole weeks: the last COMPACT_WEEKS weeks up to today's week, or the first ones before the goal starts. */
-function compactWindow(keys: string[], today: string): string[] {
+function compactWindow(keys: readonly string[], today: string): readonly string[] {
   const limit = COMPACT_WEEKS * 7;
   if (keys.length <= limit) return keys;
   if (today < keys[0]!) return keys.slice(0, limit);
