@@ -1,6 +1,6 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { errorText } from './errors.js';
+import { t } from './i18n/index.js';
 
 /**
  * A component that is its own chunk, loaded the first time it is shown, so the JavaScript every start loads stays
@@ -11,7 +11,7 @@ export function lazyComponent<Props extends object>(load: () => Promise<Componen
   let loaded: ComponentType<Props> | null = null;
   return function Lazy(props: Props) {
     const [component, setComponent] = useState<ComponentType<Props> | null>(() => loaded);
-    const [failure, setFailure] = useState<unknown>(null);
+    const [failed, setFailed] = useState(false);
     useEffect(() => {
       if (component) return;
       let live = true;
@@ -20,7 +20,8 @@ export function lazyComponent<Props extends object>(load: () => Promise<Componen
           loaded = Component;
           if (live) setComponent(() => Component);
         },
-        (error: unknown) => live && setFailure(error),
+        // A chunk that cannot be fetched means no network, or no server, to fetch it from.
+        () => live && setFailed(true),
       );
       return () => {
         live = false;
@@ -30,10 +31,10 @@ export function lazyComponent<Props extends object>(load: () => Promise<Componen
       const Component = component;
       return <Component {...props} />;
     }
-    return failure === null ? null : (
+    return failed ? (
       <p class="form-error" role="alert">
-        {errorText(failure)}
+        {t('error.network')}
       </p>
-    );
+    ) : null;
   };
 }
