@@ -16,6 +16,7 @@ import {
   type RunningServer,
   serverAndBrowser,
   assertNoAxeViolations,
+  assertEventually,
 } from './support.js';
 
 const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
@@ -172,7 +173,8 @@ test(
       await amount.fill('2,5');
       await page.getByRole('button', { name: 'Hinzufügen', exact: true }).click();
       await page.locator('.fact-today', { hasText: '2,5 / 10 Wiederholungen heute' }).waitFor();
-      assert.deepEqual(await loggedToday(page, goal), [2.5]);
+      // Shown at once; the outbox sends it a moment later.
+      await assertEventually(() => loggedToday(page, goal), [2.5]);
 
       // 5000 is 500 daily targets: a question first, nothing logged until "Ja, eintragen".
       await amount.fill('5000');
@@ -189,7 +191,7 @@ test(
       await page.getByRole('button', { name: 'Hinzufügen', exact: true }).click();
       await page.getByRole('button', { name: 'Ja, eintragen' }).click();
       await page.locator('.fact-today', { hasText: '5.002,5 / 10' }).waitFor();
-      assert.deepEqual(await loggedToday(page, goal), [2.5, 5000]);
+      await assertEventually(() => loggedToday(page, goal), [2.5, 5000]);
       // An amount up to 100 targets logs at once.
       await amount.fill('1000');
       await page.getByRole('button', { name: 'Hinzufügen', exact: true }).click();

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import type { TestContext } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
@@ -270,4 +270,17 @@ export async function loseFirstAnswer(page: Page, url: string): Promise<void> {
     await route.fetch();
     await route.abort('connectionreset');
   });
+}
+
+/**
+ * Asserts that `read()` comes to deep-equal `expected`: what the server holds a moment after the app showed a
+ * change its outbox is still sending. Polls every 100 ms for up to 10 s, then fails with the last value read.
+ */
+export async function assertEventually<T>(read: () => Promise<T>, expected: T, message?: string): Promise<void> {
+  let actual = await read();
+  for (let i = 0; i < 100 && !isDeepStrictEqual(actual, expected); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    actual = await read();
+  }
+  assert.deepEqual(actual, expected, message);
 }

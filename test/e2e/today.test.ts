@@ -16,6 +16,7 @@ import {
   assertNoAxeViolations,
   serviceWorkerSession,
   shellCached,
+  assertEventually,
 } from './support.js';
 
 const PASSWORD = 'steady password 1';
@@ -84,12 +85,7 @@ async function amountsToday(who: Device, goalId: string): Promise<number[]> {
 
 /** Today's amounts on the server once they equal `expected`, or as they are after 10 s (then the assertion fails). */
 async function assertAmountsToday(who: Device, goalId: string, expected: number[]): Promise<void> {
-  let amounts = await amountsToday(who, goalId);
-  for (let i = 0; i < 100 && JSON.stringify(amounts) !== JSON.stringify(expected); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    amounts = await amountsToday(who, goalId);
-  }
-  assert.deepEqual(amounts, expected);
+  await assertEventually(() => amountsToday(who, goalId), expected);
 }
 
 async function openToday(who: Device): Promise<void> {
@@ -707,10 +703,11 @@ test('Today left open over midnight moves to the new day: a tap after midnight l
     (await api<{ id: string; sets: Record<string, number[]> }[]>(who, 'GET', '/api/goals')).find(
       (each) => each.id === goal.id,
     )!.sets;
-  for (let i = 0; i < 100 && (await sets())[after] === undefined; i++) await new Promise((r) => setTimeout(r, 100));
-  const logged = await sets();
-  assert.equal(logged[before]?.length, 1, 'the evening tap stays on its day');
-  assert.equal(logged[after]?.length, 1, 'the tap after midnight is on the new day');
+  // The evening tap stays on its day; the tap after midnight is on the new day.
+  await assertEventually(async () => {
+    const logged = await sets();
+    return [logged[before]?.length, logged[after]?.length];
+  }, [1, 1]);
 });
 
 test('the goal page logs and corrects through the outbox too: shown at once, a lost answer adds nothing twice, offline waits', async (t) => {
