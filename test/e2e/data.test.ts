@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { chromiumAvailable, cliInvite, serverAndBrowser } from './support.js';
+import { chromiumAvailable, cliInvite, loseFirstAnswer, serverAndBrowser } from './support.js';
 
 const PASSWORD = 'my data is mine 1';
 
@@ -124,6 +124,20 @@ test(
         }),
       });
       assert.equal(register.status, 400);
+
+      // The revoke goes through but its answer is lost; the second tap finds the invite no longer pending and
+      // takes that for the revoke it is, with no refusal shown.
+      await page.getByLabel('Note (optional)').fill('for Frida');
+      await page.getByRole('button', { name: 'Create invite link' }).click();
+      const frida = page.locator('li.invite', { hasText: 'for Frida' });
+      await frida.getByText('Pending').waitFor();
+      await loseFirstAnswer(page, '**/api/invites/revoke');
+      await frida.getByRole('button', { name: /^Revoke/ }).click();
+      await frida.getByText('The server could not be reached', { exact: false }).waitFor();
+      await frida.getByRole('button', { name: /^Revoke/ }).click();
+      await frida.getByText('Expired', { exact: true }).waitFor();
+      assert.equal(await frida.getByRole('alert').count(), 0, 'no refusal for the revoke that went through');
+      await page.unroute('**/api/invites/revoke');
     });
 
     await t.test('delete the account with the password and a confirmation', async () => {

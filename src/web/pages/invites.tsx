@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../common/limits.js';
-import { api, type Invite } from '../api.js';
+import { api, ApiError, type Invite } from '../api.js';
 import { Field, FormMessage, LiveStatus } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
@@ -119,8 +119,21 @@ function NewLink({ url }: { url: string }) {
 
 function InviteRow({ invite, onRevoked }: { invite: Invite; onRevoked: () => Promise<void> }) {
   const app = useApp();
+  const lastTryLost = useRef(false);
   const revoke = useSubmit([], async () => {
-    await api.revokeInvite(invite.url!);
+    try {
+      await api.revokeInvite(invite.url!);
+    } catch (failure) {
+      const afterLostTry = lastTryLost.current;
+      lastTryLost.current = failure instanceof ApiError && failure.code === 'network';
+      const gone = failure instanceof ApiError && failure.code === 'invite_not_found';
+      // No longer pending right after a try whose answer was lost: that try revoked it.
+      if (!(gone && afterLostTry)) {
+        // Used meanwhile: the list shows it so, beside the refusal.
+        if (gone) await onRevoked();
+        throw failure;
+      }
+    }
     app.announce(t('invites.revoked'));
     await onRevoked();
   });
