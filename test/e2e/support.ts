@@ -259,13 +259,13 @@ export async function apiFromPage(
 }
 
 /**
- * The first `POST` to `url` reaches the server, which carries it out, but its answer is lost on the way back (a
- * flaky network); later requests pass. What a tap again after "The server could not be reached" meets.
+ * The first `method` request to `url` reaches the server, which carries it out, but its answer is lost on the way
+ * back (a flaky network); later requests pass. What a tap again after "The server could not be reached" meets.
  */
-export async function loseFirstAnswer(page: Page, url: string): Promise<void> {
+export async function loseFirstAnswer(page: Page, url: string, method = 'POST'): Promise<void> {
   let lost = false;
   await page.route(url, async (route) => {
-    if (lost || route.request().method() !== 'POST') return route.fallback();
+    if (lost || route.request().method() !== method) return route.fallback();
     lost = true;
     await route.fetch();
     await route.abort('connectionreset');

@@ -258,14 +258,21 @@ function DeleteAccount() {
     },
     rename,
   );
+  const lastTryLost = useRef(false);
   const removal = useSubmit(
     ['delete_password'],
     async () => {
       try {
         await api.deleteAccount(password);
       } catch (failure) {
-        setConfirming(false);
-        throw failure;
+        const afterLostTry = lastTryLost.current;
+        lastTryLost.current = failure instanceof ApiError && failure.code === 'network';
+        // A deletion whose answer was lost ended this session with the account, so the retry finds no session: it
+        // was deleted, and this device's copy of it goes as after any deletion.
+        if (!(afterLostTry && failure instanceof ApiError && failure.code === 'unauthenticated')) {
+          setConfirming(false);
+          throw failure;
+        }
       }
       app.announce(t('settings.deleted'));
       await app.logout();
