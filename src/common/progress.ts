@@ -53,9 +53,10 @@ export function endDateKey(goal: Pick<GoalProgressInput, 'start' | 'days'>): str
 /**
  * Recently asked goals' dates by start and length. A goal page asks for them several times a render (totals, streaks,
  * chart, calendar) and renders again on every tap: making 3,650 date keys each time was a quarter of a tap's time.
+ * A page shows one goal's dates at a time, so a few are enough (a 3,650-day goal's keys take about 150 kB).
  */
 const dateKeysCache = new Map<string, readonly string[]>();
-const DATE_KEYS_CACHED = 64;
+const DATE_KEYS_CACHED = 8;
 
 /** Every calendar date of the goal, first to last (shared between callers: never changed). */
 export function goalDateKeys(goal: Pick<GoalProgressInput, 'start' | 'days'>): readonly string[] {

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { FormMessage } from './components/Field.js';
 import { t } from './i18n/index.js';
 
 /**
@@ -31,10 +32,6 @@ export function lazyComponent<Props extends object>(load: () => Promise<Componen
       const Component = component;
       return <Component {...props} />;
     }
-    return failed ? (
-      <p class="form-error" role="alert">
-        {t('error.network')}
-      </p>
-    ) : null;
+    return failed ? <FormMessage error={t('error.network')} /> : null;
   };
 }

@@ -16,6 +16,9 @@ export const PASSWORD = 'correct horse battery';
 /** The SECRET_KEY every test app runs with, so a CLI process given the same key makes invites the app can show. */
 export const TEST_SECRET_KEY = '07'.repeat(32);
 
+/** The header that names a retryable request (decisions 0127, 0130, 0141): `client.post(url, body, keyed('k1'))`. */
+export const keyed = (key: string) => ({ 'idempotency-key': key });
+
 export interface TestApp {
   app: FastifyInstance;
   deps: AppDeps;

@@ -7,7 +7,6 @@ import { currentUser, sessionContext } from '../auth/plugin.js';
 import { endAllSessions, endSession, startSession } from '../auth/session.js';
 import { addressThrottleKey } from '../auth/client-address.js';
 import { spendAttempt } from '../auth/throttle.js';
-import { sha256Hex } from '../auth/tokens.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { isAdmin } from '../config.js';
 import type { AppDeps } from '../deps.js';
@@ -15,6 +14,7 @@ import { badRequest, conflict, HttpError, unauthorized } from '../http/errors.js
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
 import { claimInvite, type InviteState, inviteState, recordInviteUser } from '../invites/store.js';
+import { inviteTokenHash } from '../invites/service.js';
 import { deleteUserResets } from './reset-store.js';
 import { bumpCredentialVersion, findUserByEmail, findUserById, insertUser, updateUser } from './store.js';
 import { checkedDisplayName, checkedEmail, checkNewPassword, requireFilled } from './validation.js';
@@ -105,7 +105,7 @@ export const accountRoutes =
       const email = checkedEmail(body.email);
       checkNewPassword(body.password);
       const name = checkedDisplayName(body.name ?? '');
-      const tokenHash = sha256Hex(body.token.trim());
+      const tokenHash = inviteTokenHash(body.token);
       // Cheap reads first, so a bad token or a taken address costs no password hashing; the claim and the
       // unique index inside the transaction below are what count.
       const state = await inviteState(db, tokenHash, clock.now());

@@ -8,9 +8,8 @@ import { notFound } from '../http/errors.js';
 import { idempotencyKeyOf, IDEMPOTENCY_KEY_FIELD, KeyedBodies, keyReused } from '../http/idempotency-key.js';
 import { ROUTES } from '../../common/contract/routes.js';
 import { checkedInviteNote } from './note.js';
-import { createInvite, createKeyedInvite } from './service.js';
+import { createInvite, createKeyedInvite, inviteTokenHash } from './service.js';
 import { inviteState, listInvitesByCreator } from './store.js';
-import { sha256Hex } from '../auth/tokens.js';
 import { toInviteView } from './view.js';
 
 /**
@@ -55,7 +54,7 @@ export const inviteRoutes =
 
     // Read only, as registration's first step is: whoever has the link learns what registering would answer.
     app.post(ROUTES.checkInvite.url, fromContract('checkInvite'), async (request) => {
-      const state = await inviteState(deps.db, sha256Hex(request.body.token.trim()), deps.clock.now());
+      const state = await inviteState(deps.db, inviteTokenHash(request.body.token), deps.clock.now());
       return { state: state === 'unknown' ? ('invalid' as const) : state };
     });
 

@@ -6,6 +6,11 @@ import { seal } from './secret-box.js';
 import { insertInvite, sealedTokenOf } from './store.js';
 import { inviteUrl, unsealInviteUrl } from './view.js';
 
+/** The stored hash of an invite link's token as a visitor sends it (a pasted link may bring spaces around it). */
+export function inviteTokenHash(token: string): string {
+  return sha256Hex(token.trim());
+}
+
 /** Spec §2: an invite is valid for 7 days from creation. */
 export const INVITE_LIFETIME_MS = 7 * DAY;
 

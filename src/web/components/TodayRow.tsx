@@ -20,7 +20,6 @@ export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
   const done = dayTotal(goal.sets, today);
   const left = roundAmount(goal.daily - done);
   const usual = usualAmount(goal);
-  const hasToday = (goal.sets[today] ?? []).length > 0;
   const nameId = `today-${goal.id}-name`;
   const moreId = `today-${goal.id}-more`;
 
@@ -71,7 +70,7 @@ export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
         <button
           type="button"
           class="link-button today-undo"
-          aria-disabled={!hasToday}
+          aria-disabled={logging.undoAmount() === null}
           onClick={() => logging.takeBack()}
         >
           <span aria-hidden="true">↶ </span>

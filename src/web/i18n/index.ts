@@ -69,6 +69,9 @@ export function uiLocale(): Locale {
   return current;
 }
 
+/** "10.000", "1.000.000", "5.002,5": whole thousands grouped by points, then perhaps a decimal comma. */
+const THOUSANDS_BY_POINTS = /^\d{1,3}(\.\d{3})+(,\d*)?$/;
+
 /**
  * A number as a person types it (decision 0096): the language's decimal mark ("2,5" in German and Polish) or a
  * point, which phone keypads often offer instead; spaces are ignored. Where the decimal mark is a comma, points
@@ -76,9 +79,6 @@ export function uiLocale(): Locale {
  * "5.002,5"; decision 0143). Other group separators are refused rather than guessed ("1,500" in English,
  * "1.50.000"), so no typed amount is silently read as another. Null when not a number.
  */
-/** "10.000", "1.000.000", "5.002,5": whole thousands grouped by points, then perhaps a decimal comma. */
-const THOUSANDS_BY_POINTS = /^\d{1,3}(\.\d{3})+(,\d*)?$/;
-
 export function parseDecimal(raw: string): number | null {
   const spaced = raw.replace(/[\s\u00a0\u202f]/g, '');
   const mark = numbers.formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';

@@ -1,13 +1,15 @@
 /** The pages before login: log in, forgot password, set a new password from the mailed link, register by invite. */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { LIMITS } from '../../common/limits.js';
-import { api, ApiError } from '../api.js';
+import { api } from '../api.js';
 import { Field, NewPasswordField, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { checkLength } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { href } from '../router.js';
+import { useLoad } from '../use-load.js';
+import { useLostTry } from '../lost-try.js';
 import { useSubmit } from '../use-submit.js';
 
 export function LoginPage({ onLoggedIn, notice }: { onLoggedIn: () => Promise<void>; notice: string | null }) {
@@ -100,7 +102,8 @@ interface ResetProps {
 }
 
 export function ResetPage({ selector, token, onDone, onLeave }: ResetProps) {
-  const linkState = useLinkState(() => api.checkReset(selector, token), [selector, token]);
+  // Asked once when the page opens (decision 0142); until it answers, or if it cannot, the form shows.
+  const linkState = useLoad(() => api.checkReset(selector, token)).data?.state;
   if (linkState === 'expired' || linkState === 'invalid')
     return (
       <DeadLink title={t('reset.linkTitle')} refusal={t(`error.reset_${linkState}`)}>
@@ -116,17 +119,15 @@ export function ResetPage({ selector, token, onDone, onLeave }: ResetProps) {
 
 function ResetForm({ selector, token, onDone, onLeave }: ResetProps) {
   const [password, setPassword] = useState('');
-  const lastTryLost = useRef(false);
+  const lostTry = useLostTry();
   const form = useSubmit(['password'], async () => {
     checkLength('password', password, LIMITS.passwordMax, 'password_too_long');
     try {
       await api.resetPassword(selector, token, password);
     } catch (failure) {
-      const afterLostTry = lastTryLost.current;
-      lastTryLost.current = failure instanceof ApiError && failure.code === 'network';
       // A link works once: refused right after a try whose answer was lost, that try most likely used it. The
       // page knows no e-mail to prove it by logging in, so the login page says "most likely" (decision 0142).
-      if (afterLostTry && failure instanceof ApiError && failure.code === 'reset_invalid') return onDone(false);
+      if (lostTry.failed(failure, ['reset_invalid'])) return onDone(false);
       throw failure;
     }
     onDone(true);
@@ -156,7 +157,7 @@ function ResetForm({ selector, token, onDone, onLeave }: ResetProps) {
 }
 
 /** What a registration retried after a lost answer meets when the first try went through (decision 0133). */
-const REGISTERED_BY_THE_LOST_TRY = new Set(['invite_used', 'email_taken']);
+const REGISTERED_BY_THE_LOST_TRY = ['invite_used', 'email_taken'] as const;
 
 export function RegisterPage({
   token,
@@ -167,7 +168,8 @@ export function RegisterPage({
   onRegistered: () => Promise<void>;
   onLeave: () => void;
 }) {
-  const linkState = useLinkState(() => api.checkInvite(token), [token]);
+  // Asked once when the page opens (decision 0142); until it answers, or if it cannot, the form shows.
+  const linkState = useLoad(() => api.checkInvite(token)).data?.state;
   if (linkState === 'used' || linkState === 'expired' || linkState === 'invalid')
     return (
       <DeadLink title={t('register.unusableTitle')} refusal={t(`error.invite_${linkState}`)}>
@@ -182,34 +184,12 @@ export function RegisterPage({
   return <RegisterForm token={token} onRegistered={onRegistered} />;
 }
 
-/**
- * What a mailed or invite link can do, asked once when its page opens, so nobody fills in a form for a link that
- * was used or has expired (decision 0142). Null until the server answers, and when it cannot be asked: the form
- * then shows, and sending it says what is wrong.
- */
-function useLinkState<State extends string>(ask: () => Promise<{ state: State }>, link: unknown[]): State | null {
-  const [state, setState] = useState<State | null>(null);
-  useEffect(() => {
-    let current = true;
-    ask()
-      .then((answer) => current && setState(answer.state))
-      .catch(() => undefined);
-    return () => {
-      current = false;
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- asked again only for another link
-  }, link);
-  return state;
-}
-
 /** A link that cannot be used: why, in an alert, and where to go instead. */
 function DeadLink({ title, refusal, children }: { title: string; refusal: string; children: ComponentChildren }) {
   return (
     <Page title={title}>
       <div class="card stack">
-        <p class="form-error" role="alert">
-          {refusal}
-        </p>
+        <FormMessage error={refusal} />
         {children}
       </div>
     </Page>
@@ -220,7 +200,7 @@ function RegisterForm({ token, onRegistered }: { token: string; onRegistered: ()
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
-  const lastTryLost = useRef(false);
+  const lostTry = useLostTry();
   const form = useSubmit(['email', 'password', 'name'], async () => {
     checkLength('email', email, LIMITS.emailMax, 'invalid_email');
     checkLength('password', password, LIMITS.passwordMax, 'password_too_long');
@@ -228,9 +208,7 @@ function RegisterForm({ token, onRegistered }: { token: string; onRegistered: ()
     try {
       await api.register({ email, password, token, ...(name.trim() ? { name } : {}) });
     } catch (failure) {
-      const afterLostTry = lastTryLost.current;
-      lastTryLost.current = failure instanceof ApiError && failure.code === 'network';
-      if (!(afterLostTry && failure instanceof ApiError && REGISTERED_BY_THE_LOST_TRY.has(failure.code))) throw failure;
+      if (!lostTry.failed(failure, REGISTERED_BY_THE_LOST_TRY)) throw failure;
       // The try whose answer was lost may have made the account: the same e-mail and password then log in to it.
       // Anything else keeps the refusal the person can act on.
       await api.login(email, password).catch(() => {

@@ -9,6 +9,7 @@ import { formatMoment, t, tp } from '../i18n/index.js';
 import type { TextKey } from '../i18n/types.js';
 import { useLoad } from '../use-load.js';
 import { useRetryKey } from '../retry-key.js';
+import { useLostTry } from '../lost-try.js';
 import { useSubmit } from '../use-submit.js';
 
 export function InvitesPage() {
@@ -119,18 +120,15 @@ function NewLink({ url }: { url: string }) {
 
 function InviteRow({ invite, onRevoked }: { invite: Invite; onRevoked: () => Promise<void> }) {
   const app = useApp();
-  const lastTryLost = useRef(false);
+  const lostTry = useLostTry();
   const revoke = useSubmit([], async () => {
     try {
       await api.revokeInvite(invite.url!);
     } catch (failure) {
-      const afterLostTry = lastTryLost.current;
-      lastTryLost.current = failure instanceof ApiError && failure.code === 'network';
-      const gone = failure instanceof ApiError && failure.code === 'invite_not_found';
       // No longer pending right after a try whose answer was lost: that try revoked it.
-      if (!(gone && afterLostTry)) {
+      if (!lostTry.failed(failure, ['invite_not_found'])) {
         // Used meanwhile: the list shows it so, beside the refusal.
-        if (gone) await onRevoked();
+        if (failure instanceof ApiError && failure.code === 'invite_not_found') await onRevoked();
         throw failure;
       }
     }

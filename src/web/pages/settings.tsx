@@ -11,6 +11,7 @@ import { TimeZoneSetting } from '../components/TimeZoneSetting.js';
 import { useApp } from '../context.js';
 import { checkLength } from '../errors.js';
 import { t, tp } from '../i18n/index.js';
+import { useLostTry } from '../lost-try.js';
 import { useSubmit } from '../use-submit.js';
 
 export function SettingsPage() {
@@ -69,19 +70,19 @@ function PasswordForm() {
   const [oldPassword, setOldPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [saved, setSaved] = useState(false);
-  const lastTryLost = useRef(false);
+  const lostTry = useLostTry();
   const form = useSubmit(['old_password', 'new_password'], async () => {
     setSaved(false);
     checkLength('new_password', newPassword, LIMITS.passwordMax, 'password_too_long');
-    if (!(lastTryLost.current && (await changedByTheLostTry(me.email, newPassword)))) {
+    if (!(lostTry.last && (await changedByTheLostTry(me.email, newPassword)))) {
       try {
         await api.changePassword(oldPassword, newPassword);
       } catch (failure) {
-        lastTryLost.current = failure instanceof ApiError && failure.code === 'network';
+        lostTry.failed(failure, []);
         throw failure;
       }
     }
-    lastTryLost.current = false;
+    lostTry.succeeded();
     setOldPassword('');
     setNewPassword('');
     setSaved(true);
@@ -258,18 +259,16 @@ function DeleteAccount() {
     },
     rename,
   );
-  const lastTryLost = useRef(false);
+  const lostTry = useLostTry();
   const removal = useSubmit(
     ['delete_password'],
     async () => {
       try {
         await api.deleteAccount(password);
       } catch (failure) {
-        const afterLostTry = lastTryLost.current;
-        lastTryLost.current = failure instanceof ApiError && failure.code === 'network';
         // A deletion whose answer was lost ended this session with the account, so the retry finds no session: it
         // was deleted, and this device's copy of it goes as after any deletion.
-        if (!(afterLostTry && failure instanceof ApiError && failure.code === 'unauthenticated')) {
+        if (!lostTry.failed(failure, ['unauthenticated'])) {
           setConfirming(false);
           throw failure;
         }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { REQUEST_KEY_KEPT_MS, REQUEST_KEYS_KEPT_MAX } from '../../../src/server/http/request-keys-store.js';
-import { createTestApp, type TestApp } from '../../support/app.js';
+import { createTestApp, type TestApp, keyed } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
 
 // Decision 0127: an import with an Idempotency-Key, retried after its answer was lost, adds its goals once.
@@ -23,7 +23,6 @@ async function exportOf(...names: string[]) {
 
 const goalNames = async (client: TestClient) =>
   ((await client.get('/api/goals')).body as Array<{ name: string }>).map((goal) => goal.name);
-const keyed = (key: string) => ({ 'idempotency-key': key });
 
 test('the same key with the same document answers the first import and adds nothing more', async () => {
   const doc = await exportOf('Walk', 'Read');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { REQUEST_KEY_KEPT_MS } from '../../../src/server/http/request-keys-store.js';
-import { createTestApp, type TestApp } from '../../support/app.js';
+import { createTestApp, type TestApp, keyed } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
 
 // Decision 0130: a goal created with an Idempotency-Key, retried after its answer was lost, is created once.
@@ -13,7 +13,6 @@ before(async () => {
 after(() => steady.close());
 
 const newUser = () => steady.register(`creator${++emails}@example.com`);
-const keyed = (key: string) => ({ 'idempotency-key': key });
 const goals = async (client: TestClient) => (await client.get('/api/goals')).body as Array<Record<string, unknown>>;
 const PUSH_UPS = { name: 'Push-ups', daily: 50, days: 30, sets: { '2026-01-15': [20, 30] } };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createTestApp, type TestApp } from '../../support/app.js';
+import { createTestApp, type TestApp, keyed } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
 
 // Decision 0141: an invite created with an Idempotency-Key, retried after its answer was lost, is created once.
@@ -12,7 +12,6 @@ before(async () => {
 after(() => steady.close());
 
 const newUser = () => steady.register(`inviter${++emails}@example.com`);
-const keyed = (key: string) => ({ 'idempotency-key': key });
 const invites = async (client: TestClient) => (await client.get('/api/invites')).body as Array<{ url: string | null }>;
 
 test('the same key with the same note answers the link the first request made, and makes nothing new', async () => {
