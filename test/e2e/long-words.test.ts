@@ -2,6 +2,7 @@
  * Limits are visible and long words never widen a page (issue 8, decision 0084): at 390 px, with a 200-character
  * word in every text field (typed into each form and submitted, and stored as the longest value the contract
  * allows), no page is wider than the viewport, in German, English and Polish, and no quick amount breaks inside.
+ * On a 320 px phone, German and Polish fields named by a placeholder show it whole and a goal's facts keep room.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -214,3 +215,54 @@ test(
     for (const locale of LOCALES) await checkLocale(browser, server, locale);
   },
 );
+
+/** Every field named by its placeholder alone shows it whole: cut, it no longer says what the field is for. */
+async function assertPlaceholdersWhole(page: Page, where: string): Promise<void> {
+  const fields = page.locator('input[placeholder]:visible');
+  assert.ok((await fields.count()) > 0, `${where}: no placeholders`);
+  const cut = await fields.evaluateAll((inputs) =>
+    inputs.flatMap((input) => {
+      const style = getComputedStyle(input);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = style.font;
+      const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const needed = context.measureText((input as HTMLInputElement).placeholder).width;
+      return needed > room ? [`"${(input as HTMLInputElement).placeholder}" needs ${needed} px, has ${room}`] : [];
+    }),
+  );
+  assert.deepEqual(cut, [], `${where}: placeholders cut`);
+}
+
+test('on a 320 px phone in German and Polish, placeholders show whole and a goal’s facts keep room to read', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const server = await startServer('narrow-admin@example.com');
+  t.after(() => server.stop());
+  const browser = await launchBrowser();
+  t.after(() => browser.close());
+  for (const locale of ['de', 'pl'] as const) {
+    const context = await browser.newContext({ locale, viewport: { width: 320, height: 640 } });
+    const page = await context.newPage();
+    const where = (name: string) => `${locale} 320 px ${name}`;
+    await page.goto(await cliInvite(server));
+    await page.locator('#email').fill(`narrow-${locale}@example.com`);
+    await page.locator('#password').fill(PASSWORD);
+    await page.locator('button[type=submit]').click();
+    await page.locator('nav').waitFor();
+    const goal = await apiFromPage(page, 'POST', '/api/goals', { name: 'Liegestütze', unit: 'Seiten', daily: 12.5 });
+    assert.equal(goal.status, 200);
+
+    await page.reload();
+    await page.locator('.today-row button[aria-expanded]').click();
+    await assertPlaceholdersWhole(page, where('goals, other amounts'));
+    await assertFits(page, where('goals, other amounts'));
+
+    await visit(page, `#/goal/${goal.body.id}`, 'Liegestütze');
+    // Beside the ring on a phone this narrow, the facts broke every word or two ("Serie: 0 / Tage ·"): they go
+    // beneath it instead, and a streak keeps its number and unit together.
+    const factsWidth = await page.locator('.facts').evaluate((facts) => facts.getBoundingClientRect().width);
+    assert.ok(factsWidth >= 8.5 * 16, `${where('goal')}: the facts are ${factsWidth} px wide`);
+    await assertAmountsWhole(page, where('goal'));
+    await assertFits(page, where('goal'));
+    await context.close();
+  }
+});

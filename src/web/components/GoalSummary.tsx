@@ -54,7 +54,8 @@ export function GoalSummary({
               })}
             </li>
             <li>
-              {tp('goal.streak', streak.current)} · {tp('goal.bestStreak', streak.best)}
+              <span class="figure">{tp('goal.streak', streak.current)}</span> ·{' '}
+              <span class="figure">{tp('goal.bestStreak', streak.best)}</span>
             </li>
           </>
         )}
