@@ -8,6 +8,7 @@ import { createMailer } from './mail/transport.js';
 import { countingMailer, createMetrics } from './ops/metrics.js';
 import { defaultWebRoot } from './paths.js';
 import { makePrivateFolder } from './private-files.js';
+import { createPushSender } from './push/sender.js';
 import { loadSecretKey } from './secret-key.js';
 
 export interface ServiceOptions {
@@ -28,7 +29,7 @@ export interface Services {
 
 /**
  * The one wiring of the outside world that the server, the CLI, the tests and the bench all run: open and
- * migrate the database, load (or create) the secret key, pick the mailer from the configuration.
+ * migrate the database, load (or create) the secret key, pick the mailer from the configuration, make the push sender.
  */
 export async function openServices(config: Config, options: ServiceOptions): Promise<Services> {
   makePrivateFolder(config.dataDir);
@@ -43,6 +44,7 @@ export async function openServices(config: Config, options: ServiceOptions): Pro
       db: database.db,
       clock: options.clock,
       mailer: countingMailer(createMailer(config, options.log), metrics.mails),
+      push: createPushSender(config, database.db, () => options.clock.now()),
       secretKey: loadSecretKey(config),
       webRoot: options.webRoot ?? defaultWebRoot,
       metrics,

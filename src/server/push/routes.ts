@@ -6,7 +6,6 @@ import type { AppDeps } from '../deps.js';
 import { fromContract } from '../http/contract.js';
 import { badRequest } from '../http/errors.js';
 import { checkPushEndpoint, UnsafeEndpointError } from './endpoint.js';
-import { createPushSender } from './sender.js';
 import { removePushSubscription, savePushSubscription } from './store.js';
 
 /** A P-256 public key (65 bytes) and a 16-byte auth secret, URL-safe base64 as browsers send them. */
@@ -18,8 +17,7 @@ export const pushRoutes =
   (deps: AppDeps): FastifyPluginAsync =>
   async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const { db, clock, config } = deps;
-    const sender = createPushSender(config, db, () => clock.now());
+    const { db, clock, config, push: sender } = deps;
 
     app.get(ROUTES.pushKey.url, fromContract('pushKey'), async () => ({ public_key: await sender.publicKey() }));
 
