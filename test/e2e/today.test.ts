@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, type TestContext, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { localDateKey } from '../../src/common/progress.js';
 import {
   chromiumAvailable,
@@ -687,9 +687,17 @@ test("Today's other amount takes a decimal comma and asks about a surprising amo
   assert.deepEqual(await amountsToday(who, goal.id), [2.5, 5000]);
 });
 
-test('Today left open over midnight moves to the new day: a tap after midnight logs to the new day', async (t) => {
+/**
+ * A page left open over midnight moves to the new day by itself: it shows the new, empty day, and a tap logs to it.
+ * `open` shows the page and answers where its day's figure and its log button are.
+ */
+async function checkMidnight(
+  t: TestContext,
+  email: string,
+  open: (page: Page, goalId: string) => Promise<{ area: Locator; dayShown: RegExp; log: Locator }>,
+): Promise<void> {
   if (!chromiumAvailable(t)) return;
-  const who = await device('midnight@example.com');
+  const who = await device(email);
   t.after(() => who.context.close());
   const { page } = who;
   const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
@@ -697,15 +705,14 @@ test('Today left open over midnight moves to the new day: a tap after midnight l
   evening.setHours(23, 59, 50, 0);
   const [before, after] = [localDateKey(evening), localDateKey(new Date(evening.getTime() + 60_000))];
   await page.clock.install({ time: evening });
-  await openToday(who);
-  const water = row(page, 'Water');
-  await water.locator('.today-log').click();
-  await water.getByText('/ 8 glasses').filter({ hasNotText: /^0 / }).waitFor();
+  const { area, dayShown, log } = await open(page, goal.id);
+  await log.click();
+  await area.getByText('/ 8 glasses').filter({ hasNotText: dayShown }).first().waitFor();
 
-  // Nobody touches the page; midnight passes. It shows the new, empty day, and a tap logs to it.
+  // Nobody touches the page; midnight passes.
   await page.clock.runFor(20_000);
-  await water.getByText(/^0 \/ 8 glasses/).waitFor();
-  await water.locator('.today-log').click();
+  await area.getByText(dayShown).waitFor();
+  await log.click();
   const sets = async () =>
     (await api<{ id: string; sets: Record<string, number[]> }[]>(who, 'GET', '/api/goals')).find(
       (each) => each.id === goal.id,
@@ -715,7 +722,25 @@ test('Today left open over midnight moves to the new day: a tap after midnight l
     const logged = await sets();
     return [logged[before]?.length, logged[after]?.length];
   }, [1, 1]);
-});
+}
+
+test('Today left open over midnight moves to the new day: a tap after midnight logs to the new day', (t) =>
+  checkMidnight(t, 'midnight@example.com', async (page) => {
+    await page.goto(`${server.baseUrl}/#/goals`);
+    const water = row(page, 'Water');
+    return { area: water, dayShown: /^0 \/ 8 glasses/, log: water.locator('.today-log') };
+  }));
+
+test('the goal page left open over midnight moves to the new day as Today does', (t) =>
+  checkMidnight(t, 'goal-page-midnight@example.com', async (page, goalId) => {
+    await page.goto(`${server.baseUrl}/#/goal/${goalId}`);
+    const facts = page.locator('.facts');
+    return {
+      area: facts,
+      dayShown: /^0 \/ 8 glasses today/,
+      log: page.getByRole('button', { name: '+1 glass', exact: true }),
+    };
+  }));
 
 test('the goal page logs and corrects through the outbox too: shown at once, a lost answer adds nothing twice, offline waits', async (t) => {
   if (!chromiumAvailable(t)) return;
