@@ -62,8 +62,14 @@ test(
     assert.deepEqual(await api('GET', '/api/reminders'), [{ goal_id: goal.id, time: '07:45', channel: 'email' }]);
     assert.deepEqual(await axeViolations(page, 'light'), []);
 
-    // Opened again, the page shows the reminder; it can be turned off.
+    // Opened again while the server cannot be reached: the failure and a retry, not the defaults passing for the
+    // reminder. Then the page shows the reminder; it can be turned off.
+    await page.route('**/api/reminders', (route) => route.abort('connectionrefused'), { times: 1 });
     await page.reload();
+    const section = page.getByRole('region', { name: 'Reminder' });
+    await section.getByRole('button', { name: 'Try again' }).waitFor();
+    assert.equal(await section.getByLabel('Time').count(), 0, 'no time shown before the saved one is known');
+    await section.getByRole('button', { name: 'Try again' }).click();
     await panel.getByRole('button', { name: 'Turn reminder off' }).waitFor();
     assert.equal(await panel.getByLabel('Time').inputValue(), '07:45');
     assert.equal(await panel.getByRole('radio', { name: 'E-mail' }).isChecked(), true);

@@ -1,42 +1,54 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { isReminderTime, type ReminderChannel } from '../../common/reminders.js';
-import { api, type Goal } from '../api.js';
-import { FieldProblem } from '../errors.js';
+import { api, type Goal, type Reminder } from '../api.js';
+import { errorText, FieldProblem } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { pushSupport, subscribeToPush } from '../push.js';
+import { useLoad } from '../use-load.js';
 import { useSubmit } from '../use-submit.js';
 import { Field, FormMessage } from './Field.js';
 
 const DEFAULT_TIME = '19:00';
 
-/** Time and channel of the goal's daily reminder (issue 11); loaded lazily by ReminderSettings. */
+/**
+ * Time and channel of the goal's daily reminder (issue 11); loaded lazily by ReminderSettings. The form shows only
+ * once the saved reminder is known: offline or with the server away, the defaults would pass for the reminder.
+ */
 export function ReminderPanel({ goal }: { goal: Goal }) {
+  const saved = useLoad(() => Promise.all([api.reminders(), api.preferences()]));
+  return (
+    <section class="card stack" aria-labelledby="reminder-title">
+      <h2 id="reminder-title">{t('reminder.title')}</h2>
+      <p class="muted">{t('reminder.intro')}</p>
+      {saved.data ? (
+        <ReminderForm
+          goal={goal}
+          reminder={saved.data[0].find((each) => each.goal_id === goal.id)}
+          zone={saved.data[1].timezone}
+        />
+      ) : saved.error !== null ? (
+        <>
+          <FormMessage error={errorText(saved.error)} />
+          <button type="button" onClick={() => void saved.reload()}>
+            {t('app.retry')}
+          </button>
+        </>
+      ) : (
+        <p class="muted">{t('app.loading')}</p>
+      )}
+    </section>
+  );
+}
+
+function ReminderForm({ goal, reminder, zone }: { goal: Goal; reminder: Reminder | undefined; zone: string | null }) {
   const support = pushSupport();
-  const [time, setTime] = useState(DEFAULT_TIME);
-  const [channel, setChannel] = useState<ReminderChannel>(support === 'available' ? 'push' : 'email');
-  const [active, setActive] = useState(false);
-  const [zone, setZone] = useState<string | null>(null);
+  const [time, setTime] = useState(reminder?.time ?? DEFAULT_TIME);
+  const [channel, setChannel] = useState<ReminderChannel>(
+    reminder?.channel ?? (support === 'available' ? 'push' : 'email'),
+  );
+  const [active, setActive] = useState(reminder !== undefined);
   const [notice, setNotice] = useState<string | null>(null);
   const [pushRefused, setPushRefused] = useState(support === 'denied');
-
-  useEffect(() => {
-    let live = true;
-    void Promise.all([api.reminders(), api.preferences()])
-      .then(([reminders, preferences]) => {
-        if (!live) return;
-        const mine = reminders.find((reminder) => reminder.goal_id === goal.id);
-        if (mine) {
-          setTime(mine.time);
-          setChannel(mine.channel);
-          setActive(true);
-        }
-        setZone(preferences.timezone);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [goal.id]);
 
   const save = useSubmit(
     ['reminder-time'],
@@ -64,9 +76,7 @@ export function ReminderPanel({ goal }: { goal: Goal }) {
   const pushProblem =
     support === 'unavailable' ? t('reminder.pushUnavailable') : pushRefused ? t('reminder.pushDenied') : null;
   return (
-    <form class="card stack" onSubmit={save.submit} noValidate aria-labelledby="reminder-title">
-      <h2 id="reminder-title">{t('reminder.title')}</h2>
-      <p class="muted">{t('reminder.intro')}</p>
+    <form class="stack" onSubmit={save.submit} noValidate aria-labelledby="reminder-title">
       <FormMessage error={save.formError ?? remove.formError} success={notice} />
       <Field
         id="reminder-time"
