@@ -272,6 +272,28 @@ test('keyboard: focus stays on the log button after logging and on undo after un
   assert.deepEqual(await amountsToday(who, goal.id), []);
 });
 
+test('the message after a tap may use the whole width and lets taps through to what it covers', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who } = await waterToday(t, 'toast@example.com');
+  const { page } = who;
+  await row(page, 'Water').locator('.today-log').click();
+  await page.locator('.toast p').waitFor();
+  const { width, viewport, hit } = await page.evaluate(() => {
+    const toast = document.querySelector('.toast')!;
+    const message = toast.querySelector('p')!.getBoundingClientRect();
+    const under = document.elementFromPoint(message.left + message.width / 2, message.top + message.height / 2);
+    return {
+      width: toast.getBoundingClientRect().width,
+      viewport: window.innerWidth,
+      hit: under === null || toast.contains(under),
+    };
+  });
+  // Placed at the middle, it had only the right half: a long message broke every two words on a phone.
+  assert.equal(width, viewport - 32, 'the message has the whole width but the margins');
+  // It covered the bottom row's undo for its 4 s, just when a mistaken tap wants undoing.
+  assert.equal(hit, false, 'a tap on the message reaches the page beneath it');
+});
+
 test('offline: 3 logs survive a reload as pending and reach the server exactly once when back online', async (t) => {
   if (!chromiumAvailable(t)) return;
   const { who, goal } = await waterToday(t, 'offline@example.com');
@@ -320,6 +342,28 @@ async function queuedLogs(
       }),
   );
 }
+
+test('offline from the start: Settings open from what the service worker kept, never opened before', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who } = await waterToday(t, 'offline-settings@example.com');
+  const { page, context } = who;
+  await reloadUnderServiceWorker(page);
+  // The chunks of the pages opened later (Settings, the reminder panel) are named in index.html and kept.
+  const later = await page
+    .locator('link[rel=prefetch]')
+    .evaluateAll((links) => links.map((link) => (link as HTMLLinkElement).href));
+  assert.equal(later.length, 2, `chunks named for later: ${later.join(', ')}`);
+  await page.waitForFunction(
+    async (hrefs) => (await Promise.all(hrefs.map((href) => caches.match(href)))).every(Boolean),
+    later,
+  );
+  await context.setOffline(true);
+  await page.reload();
+  await row(page, 'Water').waitFor();
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+  await page.getByLabel('Display name').waitFor();
+});
 
 test('offline: a log found in the queue at start and sent by someone else meanwhile stays undone', async (t) => {
   if (!chromiumAvailable(t)) return;
