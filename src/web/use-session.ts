@@ -81,6 +81,8 @@ export function useSession() {
         await api.setLocale(next);
         setSession({ state: 'in', me: { ...session.me, locale: next } });
       } catch (failure) {
+        // Not saved: kept, it would last only until the next start. Back to the saved one, and say why.
+        applyLocale(session.me.locale);
         announce(errorText(failure));
       }
     },

@@ -220,6 +220,12 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await page.getByLabel('Display name').fill('Ada L.');
     await page.getByRole('button', { name: 'Save name' }).click();
     await waitForText(page.locator('main'), 'Saved.');
+    // A choice the server did not take goes back to the saved language, saying why: kept, it lasted until a reload.
+    await page.route('**/api/me', (route) => route.abort('connectionrefused'), { times: 1 });
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('pl');
+    await waitForText(page.locator('.toast'), 'could not be reached');
+    await heading(page, 'Settings');
+    assert.equal(await page.getByRole('combobox', { name: 'Language' }).inputValue(), 'en');
 
     // "Log out everywhere else" ends Ada's login on another device (a plain HTTP client here), not this page's.
     const otherDevice = await fetch(`${server.baseUrl}/api/login`, {
