@@ -65,25 +65,34 @@ async function assertFits(page: Page, where: string): Promise<void> {
 }
 
 /**
+ * Every element `selector` finds shows its visible text on one line: the tops of its text's boxes, without a visually
+ * hidden part and without icons beside the text, are all the same.
+ */
+async function assertOnOneLine(page: Page, selector: string, where: string, what: string): Promise<void> {
+  const elements = page.locator(selector);
+  assert.ok((await elements.count()) > 0, `${where}: no ${what}`);
+  const broken = await elements.evaluateAll((all) =>
+    all.flatMap((element) => {
+      const tops = new Set<number>();
+      const texts = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+        if (!text.textContent?.trim() || text.parentElement?.closest('.visually-hidden')) continue;
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        for (const rect of range.getClientRects()) if (rect.width > 0) tops.add(Math.round(rect.top));
+      }
+      return tops.size > 1 ? [`${element.textContent} on ${tops.size} lines`] : [];
+    }),
+  );
+  assert.deepEqual(broken, [], `${where}: ${what} broken across lines`);
+}
+
+/**
  * Every amount button (the quick amounts, Today's large log button) and every figure in running text shows its
  * amount on one line: a figure never breaks inside, however narrow the row.
  */
-async function assertAmountsWhole(page: Page, where: string): Promise<void> {
-  const amounts = page.locator('button.quick, button.today-log, .figure');
-  assert.ok((await amounts.count()) > 0, `${where}: no amounts`);
-  const broken = await amounts.evaluateAll((all) =>
-    all.flatMap((element) => {
-      // The visible text ("+" and the figure), without a visually hidden unit after it.
-      const range = document.createRange();
-      range.selectNodeContents(element);
-      const hidden = element.querySelector('.visually-hidden');
-      if (hidden) range.setEndBefore(hidden);
-      const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
-      return lines.size > 1 ? [`${range.toString()} on ${lines.size} lines`] : [];
-    }),
-  );
-  assert.deepEqual(broken, [], `${where}: amounts broken across lines`);
-}
+const assertAmountsWhole = (page: Page, where: string) =>
+  assertOnOneLine(page, 'button.quick, button.today-log, .figure', where, 'amounts');
 
 /** A goal's buttons on the order page stand in one row, however long its name: three rows each would fill a phone. */
 async function assertButtonRowsWhole(page: Page, where: string): Promise<void> {
@@ -233,7 +242,7 @@ async function assertPlaceholdersWhole(page: Page, where: string): Promise<void>
   assert.deepEqual(cut, [], `${where}: placeholders cut`);
 }
 
-test('on a 320 px phone in German and Polish, placeholders show whole and a goal’s facts keep room to read', async (t) => {
+test('on a 320 px phone in German and Polish, the header, placeholders and a goal’s facts keep their words whole', async (t) => {
   if (!chromiumAvailable(t)) return;
   const server = await startServer('narrow-admin@example.com');
   t.after(() => server.stop());
@@ -244,6 +253,9 @@ test('on a 320 px phone in German and Polish, placeholders show whole and a goal
     const page = await context.newPage();
     const where = (name: string) => `${locale} 320 px ${name}`;
     await page.goto(await cliInvite(server));
+    await page.locator('#email').waitFor();
+    // Beside the language picker the name broke into "Stead y", and its label into "Języ k".
+    await assertOnOneLine(page, '.brand, .top .language label', where('register'), 'header words');
     await page.locator('#email').fill(`narrow-${locale}@example.com`);
     await page.locator('#password').fill(PASSWORD);
     await page.locator('button[type=submit]').click();
