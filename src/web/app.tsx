@@ -131,10 +131,12 @@ function LoggedInPage({ route, isAdmin }: { route: Route; isAdmin: boolean }) {
   switch (route.page) {
     case 'new':
       return <NewGoalPage />;
+    // Keyed by the goal: another goal's page (a reminder's tap opens one) starts afresh, with none of the last
+    // goal's typed values, loaded reminder or form state.
     case 'goal':
-      return <GoalDetailPage id={route.id} />;
+      return <GoalDetailPage key={route.id} id={route.id} />;
     case 'edit':
-      return <EditGoalPage id={route.id} />;
+      return <EditGoalPage key={route.id} id={route.id} />;
     case 'arrange':
       return <ArrangePage />;
     case 'invites':

@@ -32,13 +32,17 @@ test(
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Your goals' }).waitFor();
-    const goal = await page.evaluate(async () => {
-      const response = await fetch('/api/goals', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Push-ups', unit: 'reps', daily: 50 }),
-      });
-      return (await response.json()) as { id: string };
+    const [goal, other] = await page.evaluate(async () => {
+      const made: Array<{ id: string }> = [];
+      for (const name of ['Push-ups', 'Squats']) {
+        const response = await fetch('/api/goals', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name, unit: 'reps', daily: 50 }),
+        });
+        made.push((await response.json()) as { id: string });
+      }
+      return made as [{ id: string }, { id: string }];
     });
 
     // Unset until now: the app took the browser's zone.
@@ -61,6 +65,15 @@ test(
     await panel.getByText('Reminder set.').waitFor();
     assert.deepEqual(await api('GET', '/api/reminders'), [{ goal_id: goal.id, time: '07:45', channel: 'email' }]);
     assert.deepEqual(await axeViolations(page, 'light'), []);
+
+    // Another goal's page, reached without a reload (as a tap on a reminder does): its own reminder, none there.
+    await page.evaluate((id) => (window.location.hash = `#/goal/${id}`), other.id);
+    await page.getByRole('heading', { name: 'Squats', level: 1 }).waitFor();
+    await panel.getByLabel('Time').waitFor();
+    assert.equal(await panel.getByLabel('Time').inputValue(), '19:00');
+    assert.equal(await panel.getByRole('button', { name: 'Turn reminder off' }).count(), 0);
+    await page.evaluate((id) => (window.location.hash = `#/goal/${id}`), goal.id);
+    await page.getByRole('heading', { name: 'Push-ups', level: 1 }).waitFor();
 
     // Opened again while the server cannot be reached: the failure and a retry, not the defaults passing for the
     // reminder. Then the page shows the reminder; it can be turned off.
