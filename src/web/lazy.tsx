@@ -1,6 +1,6 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { FormMessage } from './components/Field.js';
+import { LoadFailed } from './components/Field.js';
 import { t } from './i18n/index.js';
 
 /** When the page last reloaded because a chunk could not be loaded: at most once a minute, so it never loops. */
@@ -55,14 +55,6 @@ export function lazyComponent<Props extends object>(load: () => Promise<Componen
       const Component = component;
       return <Component {...props} />;
     }
-    if (!failed) return null;
-    return (
-      <div class="stack">
-        <FormMessage error={t('error.network')} />
-        <button type="button" onClick={() => window.location.reload()}>
-          {t('app.retry')}
-        </button>
-      </div>
-    );
+    return failed ? <LoadFailed error={t('error.network')} onRetry={() => window.location.reload()} /> : null;
   };
 }

@@ -83,6 +83,18 @@ export function FormMessage({ error, success }: { error?: string | null; success
   );
 }
 
+/** Why something could not be loaded (translated), and a button to try again. */
+export function LoadFailed({ error, onRetry }: { error: string; onRetry: () => void }) {
+  return (
+    <div class="stack">
+      <FormMessage error={error} />
+      <button type="button" onClick={onRetry}>
+        {t('app.retry')}
+      </button>
+    </div>
+  );
+}
+
 /** A polite live region whose text arrives after the region itself (see FormMessage). */
 export function LiveStatus({ text }: { text: string | null }) {
   const [shown, setShown] = useState<string | null>(null);

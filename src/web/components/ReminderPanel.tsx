@@ -6,7 +6,7 @@ import { t } from '../i18n/index.js';
 import { pushSupport, subscribeToPush } from '../push.js';
 import { useLoad } from '../use-load.js';
 import { useSubmit } from '../use-submit.js';
-import { Field, FormMessage } from './Field.js';
+import { Field, FormMessage, LoadFailed } from './Field.js';
 
 const DEFAULT_TIME = '19:00';
 
@@ -27,12 +27,7 @@ export function ReminderPanel({ goal }: { goal: Goal }) {
           zone={saved.data[1].timezone}
         />
       ) : saved.error !== null ? (
-        <>
-          <FormMessage error={errorText(saved.error)} />
-          <button type="button" onClick={() => void saved.reload()}>
-            {t('app.retry')}
-          </button>
-        </>
+        <LoadFailed error={errorText(saved.error)} onRetry={() => void saved.reload()} />
       ) : (
         <p class="muted">{t('app.loading')}</p>
       )}

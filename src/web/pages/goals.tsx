@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { Goal } from '../api.js';
-import { FormMessage } from '../components/Field.js';
+import { LoadFailed } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { TodayRow } from '../components/TodayRow.js';
 import { useApp } from '../context.js';
@@ -120,11 +120,8 @@ export function GoalsLoaded({ children }: { children: (goals: Goal[]) => Compone
   const app = useApp();
   if (app.goalsError) {
     return (
-      <div class="card stack">
-        <FormMessage error={errorText(app.goalsError)} />
-        <button type="button" onClick={() => void app.reloadGoals()}>
-          {t('app.retry')}
-        </button>
+      <div class="card">
+        <LoadFailed error={errorText(app.goalsError)} onRetry={() => void app.reloadGoals()} />
       </div>
     );
   }
