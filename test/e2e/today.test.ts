@@ -825,8 +825,10 @@ test('the goal page logs and corrects through the outbox too: shown at once, a l
   await facts.getByText('0 / 8 glasses today').waitFor();
 
   // The server takes the first log, but its answer never arrives; the outbox sends it again with its entry_id.
+  // Routed on the context, which sees the service worker's requests too: its Background Sync may send the log as
+  // well (when the page is slow to answer the hand-over), and a request it sends never reaches a page route.
   let tries = 0;
-  await page.route('**/api/goals/*/sets/**', async (route) => {
+  await context.route('**/api/goals/*/sets/**', async (route) => {
     tries++;
     if (tries > 1) return route.continue();
     await route.fetch();
@@ -836,7 +838,8 @@ test('the goal page logs and corrects through the outbox too: shown at once, a l
   await facts.getByText('8 / 8 glasses today').waitFor();
   await assertAmountsToday(who, goal.id, [8]);
   for (let i = 0; i < 100 && tries < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.equal(tries, 2, 'the log was sent again after the lost answer');
+  assert.ok(tries >= 2, `the log was sent again after the lost answer (sent ${tries} times)`);
+  await context.unroute('**/api/goals/*/sets/**');
   await assertAmountsToday(who, goal.id, [8]);
 
   // Offline, a tap is shown at once and sent when the network is back.
