@@ -68,19 +68,39 @@ export function exportFileName(now: number, extension: 'json' | 'csv'): string {
 
 export const CSV_HEADER = ['goal_id', 'goal', 'unit', 'date', 'amount'];
 
+/** How a spreadsheet program reads CSV where the account's language is spoken (decision 0146). */
+export interface CsvDialect {
+  separator: ',' | ';';
+  decimalMark: '.' | ',';
+}
+
 /**
- * One row per logged amount, in goal, date and logging order, RFC 4180 with CRLF, UTF-8 with a byte order mark
- * so spreadsheet programs read emoji and umlauts right. Text cells are always quoted, and one that a spreadsheet
- * would take as a formula (`=`, `+`, `-`, `@`, tab, CR) starts with an apostrophe (OWASP CSV injection).
+ * German and Polish spreadsheets (Excel by the system's region) split a CSV on `;` and read `2,5` as two and a half;
+ * with commas they show every row in one column. English ones split on `,` and read `2.5`.
  */
-export async function* exportCsv(goals: AsyncIterable<StoredGoal>): AsyncGenerator<string> {
-  yield `\uFEFF${CSV_HEADER.join(',')}\r\n`;
+export function csvDialect(locale: string): CsvDialect {
+  return locale === 'de' || locale === 'pl'
+    ? { separator: ';', decimalMark: ',' }
+    : { separator: ',', decimalMark: '.' };
+}
+
+/**
+ * One row per logged amount, in goal, date and logging order, RFC 4180 with CRLF (separated as `dialect` says),
+ * UTF-8 with a byte order mark so spreadsheet programs read emoji and umlauts right. Text cells are always quoted,
+ * and one that a spreadsheet would take as a formula (`=`, `+`, `-`, `@`, tab, CR) starts with an apostrophe (OWASP
+ * CSV injection).
+ */
+export async function* exportCsv(goals: AsyncIterable<StoredGoal>, dialect: CsvDialect): AsyncGenerator<string> {
+  const { separator, decimalMark } = dialect;
+  yield `\uFEFF${CSV_HEADER.join(separator)}\r\n`;
   for await (const goal of goals) {
     const { sets } = goal;
+    const [name, unit] = [csvText(goal.name), csvText(goal.unit)];
     const lines: string[] = [];
     for (const date of Object.keys(sets).sort()) {
       for (const amount of sets[date]!) {
-        lines.push(`${[String(goal.id), csvText(goal.name), csvText(goal.unit), date, String(amount)].join(',')}\r\n`);
+        const number = String(amount).replace('.', decimalMark);
+        lines.push(`${[String(goal.id), name, unit, date, number].join(separator)}\r\n`);
       }
     }
     // One goal's rows at a time: a CSV of millions of amounts is hundreds of megabytes (decision 0116).

@@ -13,7 +13,7 @@ import { badRequest, unauthorized } from '../http/errors.js';
 import { idempotencyKeyOf, KeyedBodies, keyReused } from '../http/idempotency-key.js';
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
-import { exportCsv, exportFileName, exportJson } from './export.js';
+import { csvDialect, exportCsv, exportFileName, exportJson } from './export.js';
 import { checkedImport } from './import-check.js';
 import { deleteUserEverywhere, goalsForExport, importGoals } from './store.js';
 
@@ -66,7 +66,7 @@ export const dataRoutes =
       return (reply as FastifyReply)
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${exportFileName(clock.now(), 'csv')}"`)
-        .send(Readable.from(exportCsv(goals)));
+        .send(Readable.from(exportCsv(goals, csvDialect(user.locale))));
     });
 
     const importPlaces = new ConcurrencyLimit(IMPORTS_AT_ONCE);

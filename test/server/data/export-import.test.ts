@@ -117,6 +117,25 @@ test('GET /api/export.csv: one row per logged amount, quoted text, formulas defu
   );
 });
 
+test('GET /api/export.csv in German or Polish: semicolons and decimal commas, as spreadsheets there read them', async () => {
+  const ewa = await newUser();
+  await ewa.post('/api/goals', { name: 'Woda; 0,5 l', unit: 'szklanki', sets: { '2026-01-01': [2.5, -0.25, 3] } });
+  const [goal] = (await ewa.get('/api/goals')).body.map((g: { id: string }) => g.id);
+  const rows = (separator: string, amounts: string[]) =>
+    `\uFEFF${['goal_id', 'goal', 'unit', 'date', 'amount'].join(separator)}\r\n` +
+    amounts
+      .map((amount) => [goal, '"Woda; 0,5 l"', '"szklanki"', '2026-01-01', amount].join(separator) + '\r\n')
+      .join('');
+  for (const [locale, separator, amounts] of [
+    ['pl', ';', ['2,5', '-0,25', '3']],
+    ['de', ';', ['2,5', '-0,25', '3']],
+    ['en', ',', ['2.5', '-0.25', '3']],
+  ] as const) {
+    assert.equal((await ewa.patch('/api/me', { locale })).status, 200);
+    assert.equal((await ewa.get('/api/export.csv')).text, rows(separator, [...amounts]), locale);
+  }
+});
+
 test('export -> import into another account gives the same goals, appended after the existing ones (emoji, 0.1, 2020, 3,000 dates)', async () => {
   const anna = await newUser();
   await fillAccount(anna);
