@@ -123,3 +123,24 @@ export function NewPasswordField(props: Pick<FieldProps, 'id' | 'label' | 'value
     />
   );
 }
+
+/**
+ * The e-mail address of login, registration and the reset request. `username` on the login form, where password
+ * managers look for the account's name; `email` elsewhere.
+ */
+export function EmailField({
+  autoComplete = 'email',
+  ...props
+}: Pick<FieldProps, 'value' | 'onValue' | 'error'> & { autoComplete?: 'email' | 'username' }) {
+  return (
+    <Field
+      {...props}
+      id="email"
+      label={t('field.email')}
+      type="email"
+      autoComplete={autoComplete}
+      required
+      limit={LIMITS.emailMax}
+    />
+  );
+}

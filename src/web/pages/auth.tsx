@@ -3,7 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { LIMITS } from '../../common/limits.js';
 import { api } from '../api.js';
-import { Field, NewPasswordField, FormMessage } from '../components/Field.js';
+import { EmailField, Field, NewPasswordField, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { checkLength } from '../errors.js';
 import { t } from '../i18n/index.js';
@@ -25,17 +25,7 @@ export function LoginPage({ onLoggedIn, notice }: { onLoggedIn: () => Promise<vo
       <p class="tagline">{t('app.tagline')}</p>
       <form class="card stack" onSubmit={form.submit} noValidate>
         <FormMessage error={form.formError} success={notice} />
-        <Field
-          id="email"
-          label={t('field.email')}
-          type="email"
-          autoComplete="username"
-          required
-          value={email}
-          onValue={setEmail}
-          error={form.fieldError('email')}
-          limit={LIMITS.emailMax}
-        />
+        <EmailField autoComplete="username" value={email} onValue={setEmail} error={form.fieldError('email')} />
         <Field
           id="password"
           label={t('field.password')}
@@ -71,17 +61,7 @@ export function ForgotPage() {
       <form class="card stack" onSubmit={form.submit} noValidate>
         <p>{t('forgot.intro')}</p>
         <FormMessage error={form.formError} success={sentTo ? t('forgot.sent', { email: sentTo }) : null} />
-        <Field
-          id="email"
-          label={t('field.email')}
-          type="email"
-          autoComplete="email"
-          required
-          value={email}
-          onValue={setEmail}
-          error={form.fieldError('email')}
-          limit={LIMITS.emailMax}
-        />
+        <EmailField value={email} onValue={setEmail} error={form.fieldError('email')} />
         <button class="primary" type="submit" disabled={form.busy}>
           {t('forgot.submit')}
         </button>
@@ -222,17 +202,7 @@ function RegisterForm({ token, onRegistered }: { token: string; onRegistered: ()
       <form class="card stack" onSubmit={form.submit} noValidate>
         <p>{t('register.intro')}</p>
         <FormMessage error={form.formError} />
-        <Field
-          id="email"
-          label={t('field.email')}
-          type="email"
-          autoComplete="email"
-          required
-          value={email}
-          onValue={setEmail}
-          error={form.fieldError('email')}
-          limit={LIMITS.emailMax}
-        />
+        <EmailField value={email} onValue={setEmail} error={form.fieldError('email')} />
         <NewPasswordField
           id="password"
           label={t('field.password')}
