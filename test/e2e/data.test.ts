@@ -76,7 +76,11 @@ test(
         await form.getByLabel('Export file (JSON)').setInputFiles(file('broken.json', JSON.stringify(broken)));
         await form.getByRole('button', { name: 'Import goals' }).click();
         await form.getByRole('alert').getByText('This file is not a Steady export').waitFor();
-        await form.getByText('The first value that is not valid is at goals[0].daily.').waitFor();
+        await form
+          .getByText(
+            `The first value that is not valid belongs to goal 1 in the file (“${broken.goals[0].name}”): daily.`,
+          )
+          .waitFor();
 
         // The first try reaches the server and is imported, but its answer is lost on the way back; the user chooses
         // the file again and retries. The goal is added once (decision 0127).

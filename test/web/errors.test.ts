@@ -3,6 +3,7 @@ import { afterEach, test } from 'node:test';
 import { ApiError } from '../../src/web/api.js';
 import { errorText, FieldProblem, showError } from '../../src/web/errors.js';
 import { setUiLocale } from '../../src/web/i18n/index.js';
+import { importPlace, importPlaceText } from '../../src/web/import-place.js';
 
 afterEach(() => setUiLocale('en'));
 
@@ -53,4 +54,28 @@ test('the reason is translated by code and field, with the limits of the contrac
   );
   setUiLocale('pl');
   assert.equal(errorText(new FieldProblem('unit', 'invalid_goal')), 'Jednostka może mieć najwyżej 50 znaków.');
+});
+
+test("a refused import's bad value is placed by its goal's number in the file and name, other paths as they are", () => {
+  const document = { format: 'steady-export', goals: [{ name: 'Water' }, { name: 'Push-ups 💪' }, { name: ' ' }] };
+  const place = (field: string) => importPlaceText(importPlace(field, document));
+  assert.equal(
+    place('goals[1].sets.2026-01-02[0]'),
+    'The first value that is not valid belongs to goal 2 in the file (“Push-ups 💪”): sets.2026-01-02[0].',
+  );
+  assert.equal(
+    place('goals[0].daily'),
+    'The first value that is not valid belongs to goal 1 in the file (“Water”): daily.',
+  );
+  // Without a usable name (blank, missing goal, no goals array) or outside a goal, the path is shown whole.
+  for (const field of ['goals[2].daily', 'goals[9].daily', 'goals[0]', 'version', 'goals'])
+    assert.equal(place(field), `The first value that is not valid is at ${field}.`);
+  assert.equal(
+    importPlaceText(importPlace('goals[0].unit', { goals: 'none' })),
+    'The first value that is not valid is at goals[0].unit.',
+  );
+  setUiLocale('de');
+  assert.equal(place('goals[0].daily'), 'Der erste ungültige Wert gehört zum 1. Ziel der Datei („Water“): daily.');
+  setUiLocale('pl');
+  assert.equal(place('goals[0].daily'), 'Pierwsza nieprawidłowa wartość należy do celu nr 1 w pliku („Water”): daily.');
 });

@@ -210,6 +210,7 @@ export const de: Messages = {
   'settings.import': 'Ziele importieren',
   'settings.imported': { one: '# Ziel importiert.', other: '# Ziele importiert.' },
   'settings.importWhere': 'Der erste ungültige Wert steht bei {field}.',
+  'settings.importWhereGoal': 'Der erste ungültige Wert gehört zum {number}. Ziel der Datei („{name}“): {field}.',
   'settings.delete': 'Konto löschen',
   'settings.deleteWarning':
     'Wenn du dein Konto löschst, werden deine Ziele, alles Eingetragene und deine Einladungen entfernt, und du wirst auf allen Geräten abgemeldet. Das lässt sich nicht rückgängig machen.',

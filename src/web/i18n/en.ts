@@ -208,6 +208,8 @@ export const en = {
   'settings.import': 'Import goals',
   'settings.imported': { one: '# goal imported.', other: '# goals imported.' },
   'settings.importWhere': 'The first value that is not valid is at {field}.',
+  'settings.importWhereGoal':
+    'The first value that is not valid belongs to goal {number} in the file (“{name}”): {field}.',
   'settings.delete': 'Delete account',
   'settings.deleteWarning':
     'Deleting your account removes your goals, everything you logged and your invites, and logs you out on every device. This cannot be undone.',

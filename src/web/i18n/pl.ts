@@ -234,6 +234,7 @@ export const pl: Messages = {
     other: 'Zaimportowano # celu.',
   },
   'settings.importWhere': 'Pierwsza nieprawidłowa wartość jest w {field}.',
+  'settings.importWhereGoal': 'Pierwsza nieprawidłowa wartość należy do celu nr {number} w pliku („{name}”): {field}.',
   'settings.delete': 'Usuń konto',
   'settings.deleteWarning':
     'Usunięcie konta usuwa Twoje cele, wszystkie wpisy i zaproszenia oraz wylogowuje Cię na wszystkich urządzeniach. Tego nie można cofnąć.',

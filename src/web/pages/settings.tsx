@@ -9,6 +9,7 @@ import { LanguagePicker } from '../components/LanguagePicker.js';
 import { Page } from '../components/Page.js';
 import { TimeZoneSetting } from '../components/TimeZoneSetting.js';
 import { useApp } from '../context.js';
+import { type ImportPlace, importPlace, importPlaceText } from '../import-place.js';
 import { checkLength } from '../errors.js';
 import { t, tp } from '../i18n/index.js';
 import { useLostTry } from '../lost-try.js';
@@ -182,7 +183,7 @@ function ImportForm() {
   const app = useApp();
   const fileInput = useRef<HTMLInputElement>(null);
   const [imported, setImported] = useState<number | null>(null);
-  const [badValueAt, setBadValueAt] = useState<string | null>(null);
+  const [badValueAt, setBadValueAt] = useState<ImportPlace | null>(null);
   // The key of the file's import until it succeeds: a retry after a lost answer, even with the file chosen again,
   // is answered by the first import instead of adding the goals twice (decision 0127).
   const importKey = useRetryKey();
@@ -206,7 +207,7 @@ function ImportForm() {
       setImported(answer.goals);
     } catch (failure) {
       if (failure instanceof ApiError && failure.code === 'invalid_import' && failure.field) {
-        setBadValueAt(failure.field);
+        setBadValueAt(importPlace(failure.field, document));
       }
       throw failure;
     }
@@ -219,7 +220,7 @@ function ImportForm() {
       <h3 id="import-title">{t('settings.import')}</h3>
       <p class="muted">{t('settings.importIntro')}</p>
       <FormMessage error={form.formError} success={imported === null ? null : tp('settings.imported', imported)} />
-      {form.formError && badValueAt && <p class="muted">{t('settings.importWhere', { field: badValueAt })}</p>}
+      {form.formError && badValueAt && <p class="muted">{importPlaceText(badValueAt)}</p>}
       <div class="field">
         <label for={IMPORT_FILE}>{t('settings.importFile')}</label>
         <input
