@@ -71,39 +71,65 @@ export function onUnauthenticated(handler: () => void): void {
   unauthenticated = handler;
 }
 
-async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+/**
+ * How long a request may take before it counts as not answered (decision 0147). A phone on a bad network can keep a
+ * request open for minutes without an answer or an error: without a deadline a form stays busy, the outbox waits and
+ * the app cannot open from this device's copy. A request that reached the server and then timed out is a lost answer,
+ * which every write already survives (entry ids, idempotency keys).
+ */
+export const REQUEST_TIMEOUT_MS = 10_000;
+/** At start: after this the app opens with the last known user and their local copy (use-session.ts). */
+const START_TIMEOUT_MS = 5_000;
+/** An import sends up to 20 MB, which takes minutes on a slow upload. */
+const IMPORT_TIMEOUT_MS = 300_000;
+
+interface CallOptions {
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+async function call<T>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs ?? REQUEST_TIMEOUT_MS);
   const init: RequestInit = {
     method,
     credentials: 'same-origin',
     headers: {
       accept: 'application/json',
       ...(body !== undefined && { 'content-type': 'application/json' }),
-      ...headers,
+      ...options.headers,
     },
+    signal: deadline.signal,
   };
   if (body !== undefined) init.body = JSON.stringify(body);
-  let response: Response;
   try {
-    response = await fetch(path, init);
-  } catch {
-    throw new ApiError(0, 'network', 'The server could not be reached');
+    let response: Response;
+    try {
+      response = await fetch(path, init);
+    } catch {
+      throw new ApiError(0, 'network', 'The server could not be reached');
+    }
+    const data: unknown = await response.json().catch(() => null);
+    // The answer was cut off by the deadline while its body came in: not an answer.
+    if (deadline.signal.aborted) throw new ApiError(0, 'network', 'The server could not be reached');
+    if (!response.ok) {
+      const record = (data ?? {}) as { error?: unknown; code?: unknown; field?: unknown };
+      const retry = Number(response.headers.get('retry-after'));
+      const failure = new ApiError(
+        response.status,
+        // A code this app does not know (a newer server) is treated as its status's general code.
+        isErrorCode(record.code) ? record.code : fallbackCode(response.status),
+        typeof record.error === 'string' ? record.error : response.statusText,
+        Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : null,
+        typeof record.field === 'string' ? record.field : null,
+      );
+      if (failure.code === 'unauthenticated') unauthenticated();
+      throw failure;
+    }
+    return data as T;
+  } finally {
+    clearTimeout(timer);
   }
-  const data: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const record = (data ?? {}) as { error?: unknown; code?: unknown; field?: unknown };
-    const retry = Number(response.headers.get('retry-after'));
-    const failure = new ApiError(
-      response.status,
-      // A code this app does not know (a newer server) is treated as its status's general code.
-      isErrorCode(record.code) ? record.code : fallbackCode(response.status),
-      typeof record.error === 'string' ? record.error : response.statusText,
-      Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : null,
-      typeof record.field === 'string' ? record.field : null,
-    );
-    if (failure.code === 'unauthenticated') unauthenticated();
-    throw failure;
-  }
-  return data as T;
 }
 
 function fallbackCode(status: number): ErrorCode {
@@ -132,7 +158,7 @@ export const api = {
   /** The logged-in user, or null when there is no session. */
   async me(): Promise<Me | null> {
     try {
-      return await call<Me>('GET', '/api/me');
+      return await call<Me>('GET', '/api/me', undefined, { timeoutMs: START_TIMEOUT_MS });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return null;
       throw error;
@@ -154,13 +180,16 @@ export const api = {
   deleteAccount: (password: string) => call<Ok>('DELETE', '/api/me', { password }),
   /** `key` names this import: sent again with the same document, the server answers the first import (decision 0127). */
   importGoals: (document: unknown, key: string) =>
-    call<ImportAnswer>('POST', '/api/import', document, { 'idempotency-key': key }),
+    call<ImportAnswer>('POST', '/api/import', document, {
+      headers: { 'idempotency-key': key },
+      timeoutMs: IMPORT_TIMEOUT_MS,
+    }),
   logoutOthers: () => call<Ok>('POST', '/api/sessions/logout-others', {}),
 
   goals: () => call<Goal[]>('GET', '/api/goals'),
   /** `key` names this creation: sent again with the same body, the server answers the goal it made (decision 0130). */
   createGoal: (input: GoalCreateBody, key: string) =>
-    call<Goal>('POST', '/api/goals', input, { 'idempotency-key': key }),
+    call<Goal>('POST', '/api/goals', input, { headers: { 'idempotency-key': key } }),
   updateGoal: (id: string, input: GoalPatchBody) => call<Ok>('PATCH', goalPath(id), input),
   deleteGoal: (id: string) => call<Ok>('DELETE', goalPath(id)),
   /** `entryId` makes the log idempotent: a replay of the same entry adds nothing (docs/api-logging.md). */
@@ -178,7 +207,7 @@ export const api = {
 
   /** `key` names this invite: sent again with the same note, the server answers the link it made (decision 0141). */
   createInvite: (note: string, key: string) =>
-    call<InviteCreated>('POST', '/api/invite', note ? { note } : {}, { 'idempotency-key': key }),
+    call<InviteCreated>('POST', '/api/invite', note ? { note } : {}, { headers: { 'idempotency-key': key } }),
   invites: () => call<Invite[]>('GET', '/api/invites'),
   revokeInvite: (url: string) => call<Ok>('POST', '/api/invites/revoke', { url }),
   adminUsers: () => call<AdminUser[]>('GET', '/api/admin/users'),

@@ -1,6 +1,9 @@
 /**
  * Today on a phone (issue 9): compact rows, optimistic logging, keyboard focus, the offline queue across reloads,
  * two devices logging the same day, order and archive. Real server, real Chromium at 390×844.
+ *
+ * Logging requests are routed on the device's context, never on its page: the service worker's Background Sync may
+ * send the outbox too (when the page is slow to answer its hand-over), and its requests pass by a page's routes.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -217,7 +220,7 @@ test('a tap changes the ring before the server answers; a refusal rolls back vis
 
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/goals/*/sets/*', async (route) => {
+  await who.context.route('**/api/goals/*/sets/*', async (route) => {
     await held;
     await route.continue();
   });
@@ -230,10 +233,10 @@ test('a tap changes the ring before the server answers; a refusal rolls back vis
   release();
   await push.getByText('1 entry not sent yet').waitFor({ state: 'detached' });
   assert.deepEqual(await amountsToday(who, goal.id), [25]);
-  await page.unroute('**/api/goals/*/sets/*');
+  await who.context.unroute('**/api/goals/*/sets/*');
 
   // A refusal for good (here: the server says the amount is invalid): the row goes back and says why.
-  await page.route('**/api/goals/*/sets/*', (route) =>
+  await who.context.route('**/api/goals/*/sets/*', (route) =>
     route.fulfill({
       status: 400,
       contentType: 'application/json',
@@ -243,7 +246,7 @@ test('a tap changes the ring before the server answers; a refusal rolls back vis
   await push.getByRole('button', { name: /^\+25 reps/ }).click();
   await page.getByRole('alert').getByText('An entry for “Push-ups” was not saved').waitFor();
   await push.getByText('25 / 50 reps').waitFor();
-  await page.unroute('**/api/goals/*/sets/*');
+  await who.context.unroute('**/api/goals/*/sets/*');
   assert.deepEqual(await amountsToday(who, goal.id), [25]);
 });
 
@@ -297,6 +300,34 @@ test('the message after a tap may use the whole width and lets taps through to w
   assert.equal(width, viewport - 32, 'the message has the whole width but the margins');
   // It covered the bottom row's undo for its 4 s, just when a mistaken tap wants undoing.
   assert.equal(hit, false, 'a tap on the message reaches the page beneath it');
+});
+
+test('a network that takes requests and never answers: the app opens from this device, and a log is sent once answers come', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who, goal } = await waterToday(t, 'lie-fi@example.com');
+  const { page, context } = who;
+  await reloadUnderServiceWorker(page);
+
+  // Connected, but nothing comes back (a train, a crowded cell): the page, its icons and the API are held.
+  let answer: () => void = () => undefined;
+  const answersCome = new Promise<void>((resolve) => (answer = resolve));
+  await context.route('**/*', async (route) => {
+    await answersCome;
+    // The app gave up on it meanwhile (its deadline): nothing to continue.
+    await route.continue().catch(() => undefined);
+  });
+  await page.reload({ waitUntil: 'commit' });
+  // The service worker opens the cached page after its wait, the app its last known user and copy after /api/me's.
+  const water = row(page, 'Water');
+  await water.waitFor({ timeout: 20_000 });
+  await tapLog(page, 'Water', '+1 glasses');
+  await water.getByText('1 / 8 glasses').waitFor();
+  await water.getByText('1 entry not sent yet').waitFor();
+  await page.getByText('Offline: showing what this device knows').waitFor({ timeout: 20_000 });
+
+  answer();
+  await water.getByText('1 entry not sent yet').waitFor({ state: 'detached', timeout: 30_000 });
+  await assertAmountsToday(who, goal.id, [1]);
 });
 
 test('offline: 3 logs survive a reload as pending and reach the server exactly once when back online', async (t) => {
@@ -572,7 +603,7 @@ test('logout clears the local copy and the queue: nothing of the user stays on t
   const { who, goal } = await waterToday(t, 'leaving@example.com');
   const { page } = who;
   // The log cannot reach the server, so it waits in the queue.
-  await page.route('**/api/goals/*/sets/**', (route) => route.abort('internetdisconnected'));
+  await who.context.route('**/api/goals/*/sets/**', (route) => route.abort('internetdisconnected'));
   await tapLog(page, 'Water', '+1 glasses');
   await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
   const before = await offlineRecords(page);
@@ -582,7 +613,7 @@ test('logout clears the local copy and the queue: nothing of the user stays on t
   await page.getByRole('button', { name: 'Log out' }).click();
   await page.getByRole('heading', { name: 'Log in' }).waitFor();
   assert.deepEqual(await offlineRecords(page), { copy: 0, mine: 0, outbox: 0 });
-  await page.unroute('**/api/goals/*/sets/**');
+  await who.context.unroute('**/api/goals/*/sets/**');
   const again = await device('leaving@example.com', 'en-GB', false);
   t.after(() => again.context.close());
   assert.deepEqual(await amountsToday(again, goal.id), [], 'the dropped entry never reaches the server');
@@ -691,7 +722,7 @@ test('a log the server could not take (network error, then 503) is sent again by
   const { page } = who;
   // The first try fails on the network, the second gets a 503; no online event, no reload: only the retry timer.
   const tries: number[] = [];
-  await page.route('**/api/goals/*/sets/**', async (route) => {
+  await who.context.route('**/api/goals/*/sets/**', async (route) => {
     tries.push(Date.now());
     if (tries.length === 1) return route.abort('connectionreset');
     if (tries.length === 2)
@@ -824,9 +855,8 @@ test('the goal page logs and corrects through the outbox too: shown at once, a l
   const facts = page.locator('.facts');
   await facts.getByText('0 / 8 glasses today').waitFor();
 
-  // The server takes the first log, but its answer never arrives; the outbox sends it again with its entry_id.
-  // Routed on the context, which sees the service worker's requests too: its Background Sync may send the log as
-  // well (when the page is slow to answer the hand-over), and a request it sends never reaches a page route.
+  // The server takes the first log, but its answer never arrives; the outbox sends it again with its entry_id (the
+  // page or the service worker: either is a retry).
   let tries = 0;
   await context.route('**/api/goals/*/sets/**', async (route) => {
     tries++;
@@ -870,7 +900,7 @@ test('the goal page logs and corrects through the outbox too: shown at once, a l
   await facts.getByText('3 / 8 glasses today').waitFor();
 
   // A refusal for good rolls the page back and says why, here as on Today.
-  await page.route('**/api/goals/*/sets/*', (route) =>
+  await who.context.route('**/api/goals/*/sets/*', (route) =>
     route.fulfill({
       status: 400,
       contentType: 'application/json',
@@ -880,7 +910,7 @@ test('the goal page logs and corrects through the outbox too: shown at once, a l
   await page.getByRole('button', { name: '+1 glass', exact: true }).click();
   await page.getByRole('alert').getByText('An entry for “Water” was not saved').waitFor();
   await facts.getByText('3 / 8 glasses today').waitFor();
-  await page.unroute('**/api/goals/*/sets/*');
+  await who.context.unroute('**/api/goals/*/sets/*');
   await assertAmountsToday(who, goal.id, [3]);
 
   // Another device logs 2 after this one's 3. Undo takes back this device's entry first, and its button says so.

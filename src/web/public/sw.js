@@ -23,30 +23,29 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin || url.pathname.startsWith('/api/') || url.pathname === '/sw.js') return;
   // Only the app's own address is the page; an icon or the manifest opened in a tab is a navigation too.
   if (url.pathname === '/' || url.pathname === '/index.html') {
-    event.respondWith(pageNetworkFirst(request));
+    event.respondWith(pageNetworkFirst(event));
   } else if (url.pathname.startsWith('/assets/')) {
     event.respondWith(cacheFirst(request));
   } else if (STATIC.includes(url.pathname)) {
-    event.respondWith(networkFirst(request, url.pathname));
+    event.respondWith(networkFirst(event, url.pathname));
   }
 });
 
-/** The page from the network (fresh after a deployment), the cached shell when offline. */
-async function pageNetworkFirst(request) {
-  try {
-    const response = await fetch(request);
-    if (response.ok && isHtml(response)) {
-      const cache = await caches.open(CACHE);
-      await cache.put('/', response.clone());
-      // A new deployment brings new hashed assets: fetch them now, so the next offline start has them.
-      cacheAssetsOf(await response.clone().text()).catch(() => undefined);
-    }
-    return response;
-  } catch (error) {
-    const cached = await caches.match('/');
-    if (cached) return cached;
-    throw error;
-  }
+/**
+ * How long a start waits for the network before it opens with the cached copy (decision 0147): a phone on a bad
+ * network can hold a request for minutes without an answer or an error. The network's answer, when it comes, still
+ * refreshes the cache for the next start.
+ */
+const NETWORK_WAIT_MS = 3000;
+
+/** The page from the network (fresh after a deployment), the cached shell when offline or slow. */
+function pageNetworkFirst(event) {
+  return networkFirst(event, '/', async (response) => {
+    if (!isHtml(response)) return false;
+    // A new deployment brings new hashed assets: fetch them now, so the next offline start has them.
+    cacheAssetsOf(await response.clone().text()).catch(() => undefined);
+    return true;
+  });
 }
 
 function isHtml(response) {
@@ -62,16 +61,28 @@ async function cacheFirst(request) {
   return response;
 }
 
-/** The manifest and icons keep their names across deployments: fresh from the network, the cached copy offline. */
-async function networkFirst(request, key) {
-  try {
-    const response = await fetch(request);
-    if (response.ok) (await caches.open(CACHE)).put(key, response.clone());
+/**
+ * The request of `event` fresh from the network, kept under `key` when `keep(response)` agrees; the cached copy when
+ * the network fails, or answers nothing within NETWORK_WAIT_MS while a copy is there. The page, the manifest and the
+ * icons keep their names across deployments, so the network comes first.
+ */
+async function networkFirst(event, key, keep = async () => true) {
+  const fresh = fetch(event.request).then(async (response) => {
+    if (response.ok && (await keep(response))) await (await caches.open(CACHE)).put(key, response.clone());
     return response;
-  } catch (error) {
-    const cached = await caches.match(key);
-    if (cached) return cached;
-    throw error;
+  });
+  // The worker stays until the network's answer is kept, even when the cached copy answered first.
+  event.waitUntil(fresh.catch(() => undefined));
+  const cached = await caches.match(key);
+  if (!cached) return fresh;
+  let timer;
+  const slow = new Promise((resolve) => (timer = setTimeout(() => resolve(cached), NETWORK_WAIT_MS)));
+  try {
+    return await Promise.race([fresh, slow]);
+  } catch {
+    return cached;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
