@@ -6,13 +6,11 @@ import { announce, Toast } from './components/Toast.js';
 import { AppContext, type AppState } from './context.js';
 import { errorText } from './errors.js';
 import { t } from './i18n/index.js';
-import { AdminPage } from './pages/admin.js';
 import { ArrangePage } from './pages/arrange.js';
 import { ForgotPage, LoginPage, RegisterPage, ResetPage } from './pages/auth.js';
 import { GoalDetailPage } from './pages/goal-detail.js';
 import { EditGoalPage, NewGoalPage } from './pages/goal-form.js';
 import { GoalsPage } from './pages/goals.js';
-import { InvitesPage } from './pages/invites.js';
 import { href, type Route, useRoute } from './router.js';
 import { useEntryLink } from './use-entry-link.js';
 import { useGoals } from './use-goals.js';
@@ -124,8 +122,13 @@ function skipToMain(event: Event) {
   document.getElementById('main')?.focus();
 }
 
-/** Settings are visited rarely and need the network for everything they do: a chunk of their own (decision 0144). */
+/**
+ * Settings, invites and the administrator's list are visited rarely and need the network for everything they do:
+ * chunks of their own (decision 0144).
+ */
 const SettingsPage = lazyComponent(() => import('./pages/settings.js').then((module) => module.SettingsPage));
+const InvitesPage = lazyComponent(() => import('./pages/invites.js').then((module) => module.InvitesPage));
+const AdminPage = lazyComponent(() => import('./pages/admin.js').then((module) => module.AdminPage));
 
 function LoggedInPage({ route, isAdmin }: { route: Route; isAdmin: boolean }) {
   switch (route.page) {
