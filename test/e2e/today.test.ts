@@ -384,11 +384,17 @@ test('offline from the start: Settings open from what the service worker kept, n
   const { who } = await waterToday(t, 'offline-settings@example.com');
   const { page, context } = who;
   await reloadUnderServiceWorker(page);
-  // The chunks of the pages opened later (Settings, the reminder panel) are named in index.html and kept.
+  // The chunks of the pages opened later (Settings, invites, the admin's list, the reminder panel) are named in
+  // index.html and kept.
   const later = await page
     .locator('link[rel=prefetch]')
     .evaluateAll((links) => links.map((link) => (link as HTMLLinkElement).href));
-  assert.equal(later.length, 2, `chunks named for later: ${later.join(', ')}`);
+  const named = later.map((href) => new URL(href).pathname.replace(/-[^/]+\.js$/, '')).sort();
+  assert.deepEqual(
+    named,
+    ['/assets/ReminderPanel', '/assets/admin', '/assets/invites', '/assets/settings'],
+    later.join(),
+  );
   await page.waitForFunction(
     async (hrefs) => (await Promise.all(hrefs.map((href) => caches.match(href)))).every(Boolean),
     later,
@@ -399,6 +405,14 @@ test('offline from the start: Settings open from what the service worker kept, n
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
   await page.getByLabel('Display name').waitFor();
+  // Invites need the server for their list: the page opens, says it cannot reach it, and tries again when asked.
+  await page.getByRole('link', { name: 'Invites' }).click();
+  await page.getByRole('heading', { name: 'Invites', level: 1 }).waitFor();
+  const tryAgain = page.getByRole('button', { name: 'Try again' });
+  await tryAgain.waitFor();
+  await context.setOffline(false);
+  await tryAgain.click();
+  await page.getByText('You have not invited anyone yet.').waitFor();
 });
 
 test('a chunk the server does not have (a page open across a deployment): one reload, then the failure and a retry', async (t) => {
@@ -453,6 +467,25 @@ test('offline: a log found in the queue at start and sent by someone else meanwh
   await assertAmountsToday(who, goal.id, []);
   await page.reload();
   await row(page, 'Water').getByText('0 / 8 glasses').waitFor();
+});
+
+test('Today left in view shows within a minute what another device logged, without a reload', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('counter-tablet@example.com');
+  t.after(() => who.context.close());
+  const { page } = who;
+  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
+  await page.clock.install();
+  await openToday(who);
+  const water = row(page, 'Water');
+  await water.getByText('0 / 8 glasses').waitFor();
+
+  // The phone logs 3; the tablet stays in view, untouched.
+  await api(who, 'POST', `/api/goals/${goal.id}/sets/${today()}`, { amount: 3 });
+  await page.clock.runFor(30_000);
+  assert.equal(await water.getByText('3 / 8 glasses').count(), 0, 'asked again only once a minute');
+  await page.clock.runFor(30_000);
+  await water.getByText('3 / 8 glasses').waitFor();
 });
 
 test('two devices: A logs 3 offline, B logs 2 online; A back online: 5 everywhere, none doubled', async (t) => {

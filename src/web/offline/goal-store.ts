@@ -48,6 +48,11 @@ type TakeBack =
   | { how: 'by-amount'; amount: number };
 
 const BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
+/**
+ * While the app is in view it asks for the goals this often, so what another device logged shows without a reload
+ * (a tablet on the counter, a laptop beside the phone); hidden, it asks again when it comes back into view.
+ */
+const REFRESH_MS = 60_000;
 
 export class GoalStore {
   private server: Goal[] | null = null;
@@ -69,6 +74,7 @@ export class GoalStore {
   private sends = 0;
   private failures = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private refreshTimer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
   private noticeSerial = 0;
   private readonly listeners = new Set<() => void>();
@@ -86,6 +92,7 @@ export class GoalStore {
     window.addEventListener('online', this.onOnline);
     document.addEventListener('visibilitychange', this.onVisible);
     navigator.serviceWorker?.addEventListener('message', this.onWorkerMessage);
+    this.refreshTimer = setInterval(this.onRefreshTime, REFRESH_MS);
     await this.loadCopy().catch(() => undefined);
     if (this.stopped) return;
     this.emit();
@@ -96,6 +103,7 @@ export class GoalStore {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    clearInterval(this.refreshTimer);
     window.removeEventListener('online', this.onOnline);
     document.removeEventListener('visibilitychange', this.onVisible);
     navigator.serviceWorker?.removeEventListener('message', this.onWorkerMessage);
@@ -109,6 +117,9 @@ export class GoalStore {
   /** Back to the app after a while: other devices may have logged. */
   private readonly onVisible = () => {
     if (document.visibilityState === 'visible') void this.reload();
+  };
+  private readonly onRefreshTime = () => {
+    if (document.visibilityState === 'visible' && navigator.onLine) void this.reload();
   };
   /** The service worker hands a Background Sync over (public/sw.js): this app answers that it sends the queue. */
   private readonly onWorkerMessage = (event: MessageEvent) => {

@@ -1,5 +1,5 @@
 import { api } from '../api.js';
-import { FormMessage } from '../components/Field.js';
+import { LoadFailed } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { errorText } from '../errors.js';
 import { formatMoment, t, tp } from '../i18n/index.js';
@@ -7,10 +7,10 @@ import { useLoad } from '../use-load.js';
 
 /** Every account, for the administrator (the server answers 403 to anyone else). */
 export function AdminPage() {
-  const { data: users, error } = useLoad(api.adminUsers);
+  const { data: users, error, reload } = useLoad(api.adminUsers);
   return (
     <Page title={t('admin.title')}>
-      {error !== null && <FormMessage error={errorText(error)} />}
+      {error !== null && <LoadFailed error={errorText(error)} onRetry={() => void reload()} />}
       {!users && error === null && <p class="muted">{t('app.loading')}</p>}
       {users && (
         <section class="card stack">

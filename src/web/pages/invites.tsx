@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../common/limits.js';
 import { api, ApiError, type Invite } from '../api.js';
-import { Field, FormMessage, LiveStatus } from '../components/Field.js';
+import { Field, FormMessage, LiveStatus, LoadFailed } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
 import { checkLength, errorText } from '../errors.js';
@@ -49,7 +49,7 @@ export function InvitesPage() {
       {created && <NewLink url={created} />}
       <section class="card stack" aria-labelledby="invite-list-title">
         <h2 id="invite-list-title">{t('invites.list')}</h2>
-        {loadError !== null && <FormMessage error={errorText(loadError)} />}
+        {loadError !== null && <LoadFailed error={errorText(loadError)} onRetry={() => void reload()} />}
         {!invites && loadError === null && <p class="muted">{t('app.loading')}</p>}
         {invites && invites.length === 0 && <p class="muted">{t('invites.empty')}</p>}
         {invites && invites.length > 0 && (
