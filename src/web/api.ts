@@ -109,9 +109,14 @@ async function call<T>(method: string, path: string, body?: unknown, options: Ca
     } catch {
       throw new ApiError(0, 'network', 'The server could not be reached');
     }
-    const data: unknown = await response.json().catch(() => null);
-    // The answer was cut off by the deadline while its body came in: not an answer.
-    if (deadline.signal.aborted) throw new ApiError(0, 'network', 'The server could not be reached');
+    let cutOff = false;
+    const data: unknown = await response.json().catch(() => {
+      // The deadline cut the answer off while its body came in: not an answer. Any other failure is a body that is
+      // not JSON, which the status decides about.
+      cutOff = deadline.signal.aborted;
+      return null;
+    });
+    if (cutOff) throw new ApiError(0, 'network', 'The server could not be reached');
     if (!response.ok) {
       const record = (data ?? {}) as { error?: unknown; code?: unknown; field?: unknown };
       const retry = Number(response.headers.get('retry-after'));
