@@ -29,9 +29,13 @@ export function useSession() {
 
   const applyLocale = useCallback((next: Locale) => setLocale(applyDocumentLocale(next)), []);
 
+  /** Set once /api/me has answered or failed: from then on the start's guess from the local copy is out of date. */
+  const meSettled = useRef(false);
+
   const loadMe = useCallback(async () => {
     try {
       const me = await api.me();
+      meSettled.current = true;
       if (me) {
         applyLocale(me.locale);
         setSession({ state: 'in', me });
@@ -42,6 +46,7 @@ export function useSession() {
         void idbDelete('copy', ['me']).catch(() => undefined);
       }
     } catch (error) {
+      meSettled.current = true;
       // Offline (or the server down) after an earlier visit: open with the last known user and their local copy;
       // the goal store asks the server again when the network is back.
       const known = await idbGet<Me>('copy', 'me').catch(() => undefined);
@@ -61,14 +66,28 @@ export function useSession() {
   useEffect(
     () =>
       onUnauthenticated(() => {
-        if (sessionNow.current.state !== 'in') return;
+        // Before /api/me has answered, the user shown is the start's guess, and /api/me's own answer decides (the
+        // address stays, so a link opened with an ended session leads there after the login).
+        if (sessionNow.current.state !== 'in' || !meSettled.current) return;
         setSession({ state: 'out' });
         window.location.hash = href.login;
       }),
     [],
   );
 
-  useEffect(() => void loadMe(), [loadMe]);
+  useEffect(() => {
+    void loadMe();
+    // A device that knows its last user opens with them and their local copy at once, without waiting a round trip
+    // for /api/me, which is asked meanwhile and confirms them, brings their changes or ends the session (decision
+    // 0148).
+    void idbGet<Me>('copy', 'me')
+      .catch(() => undefined)
+      .then((known) => {
+        if (!known || meSettled.current) return;
+        applyLocale(known.locale);
+        setSession({ state: 'in', me: known });
+      });
+  }, [loadMe, applyLocale]);
 
   const setMe = useCallback((me: Me) => setSession({ state: 'in', me }), []);
 

@@ -330,6 +330,33 @@ test('a network that takes requests and never answers: the app opens from this d
   await assertAmountsToday(who, goal.id, [1]);
 });
 
+test('a start opens Today from this device without waiting for /api/me; an ended session still leads to the login', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who } = await waterToday(t, 'quick-start@example.com');
+  const { page, context } = who;
+  await reloadUnderServiceWorker(page);
+
+  let release: () => void = () => undefined;
+  const meHeld = new Promise<void>((resolve) => (release = resolve));
+  await context.route('**/api/me', async (route) => {
+    await meHeld;
+    await route.continue();
+  });
+  // Given up on at its deadline, /api/me would open the local copy too: Today must come before that.
+  let meGivenUp = false;
+  page.on('requestfailed', (request) => void (request.url().endsWith('/api/me') && (meGivenUp = true)));
+  await page.reload();
+  await row(page, 'Water').waitFor();
+  assert.equal(meGivenUp, false, 'Today waited for /api/me to be given up on');
+  release();
+
+  // The session ends while the device is away; the next start shows the login (and no error).
+  await context.clearCookies();
+  await page.reload();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  assert.equal(await row(page, 'Water').count(), 0);
+});
+
 test('offline: 3 logs survive a reload as pending and reach the server exactly once when back online', async (t) => {
   if (!chromiumAvailable(t)) return;
   const { who, goal } = await waterToday(t, 'offline@example.com');
