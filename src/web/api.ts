@@ -77,8 +77,11 @@ export function onUnauthenticated(handler: () => void): void {
  * the app cannot open from this device's copy. A request that reached the server and then timed out is a lost answer,
  * which every write already survives (entry ids, idempotency keys).
  */
-export const REQUEST_TIMEOUT_MS = 10_000;
-/** At start: after this the app opens with the last known user and their local copy (use-session.ts). */
+const REQUEST_TIMEOUT_MS = 10_000;
+/**
+ * `/api/me`: a start without a known user on this device waits for it (use-session.ts), and says the server cannot
+ * be reached after this.
+ */
 const START_TIMEOUT_MS = 5_000;
 /** An import sends up to 20 MB, which takes minutes on a slow upload. */
 const IMPORT_TIMEOUT_MS = 300_000;
@@ -87,6 +90,8 @@ interface CallOptions {
   headers?: Record<string, string>;
   timeoutMs?: number;
 }
+
+const unreachable = () => new ApiError(0, 'network', 'The server could not be reached');
 
 async function call<T>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
   const deadline = new AbortController();
@@ -107,7 +112,7 @@ async function call<T>(method: string, path: string, body?: unknown, options: Ca
     try {
       response = await fetch(path, init);
     } catch {
-      throw new ApiError(0, 'network', 'The server could not be reached');
+      throw unreachable();
     }
     let cutOff = false;
     const data: unknown = await response.json().catch(() => {
@@ -116,7 +121,7 @@ async function call<T>(method: string, path: string, body?: unknown, options: Ca
       cutOff = deadline.signal.aborted;
       return null;
     });
-    if (cutOff) throw new ApiError(0, 'network', 'The server could not be reached');
+    if (cutOff) throw unreachable();
     if (!response.ok) {
       const record = (data ?? {}) as { error?: unknown; code?: unknown; field?: unknown };
       const retry = Number(response.headers.get('retry-after'));

@@ -32,6 +32,21 @@ export function useSession() {
   /** Set once /api/me has answered or failed: from then on the start's guess from the local copy is out of date. */
   const meSettled = useRef(false);
 
+  /**
+   * Opens with the user this device last knew (kept for an offline start, decision 0095) and their language, if
+   * there is one and `stillWanted()` after reading it; answers whether it did.
+   */
+  const openAsKnownUser = useCallback(
+    async (stillWanted: () => boolean = () => true) => {
+      const known = await idbGet<Me>('copy', 'me').catch(() => undefined);
+      if (!known || !stillWanted()) return false;
+      applyLocale(known.locale);
+      setSession({ state: 'in', me: known });
+      return true;
+    },
+    [applyLocale],
+  );
+
   const loadMe = useCallback(async () => {
     try {
       const me = await api.me();
@@ -49,15 +64,10 @@ export function useSession() {
       meSettled.current = true;
       // Offline (or the server down) after an earlier visit: open with the last known user and their local copy;
       // the goal store asks the server again when the network is back.
-      const known = await idbGet<Me>('copy', 'me').catch(() => undefined);
-      if (known && error instanceof ApiError && (error.code === 'network' || error.status >= 500)) {
-        applyLocale(known.locale);
-        setSession({ state: 'in', me: known });
-      } else {
-        setSession({ state: 'failed', error });
-      }
+      const unreachable = error instanceof ApiError && (error.code === 'network' || error.status >= 500);
+      if (!unreachable || !(await openAsKnownUser())) setSession({ state: 'failed', error });
     }
-  }, [applyLocale]);
+  }, [applyLocale, openAsKnownUser]);
 
   // A session that ended elsewhere (logout on another device, password change) leads back to the login, whichever
   // request finds out.
@@ -80,14 +90,8 @@ export function useSession() {
     // A device that knows its last user opens with them and their local copy at once, without waiting a round trip
     // for /api/me, which is asked meanwhile and confirms them, brings their changes or ends the session (decision
     // 0148).
-    void idbGet<Me>('copy', 'me')
-      .catch(() => undefined)
-      .then((known) => {
-        if (!known || meSettled.current) return;
-        applyLocale(known.locale);
-        setSession({ state: 'in', me: known });
-      });
-  }, [loadMe, applyLocale]);
+    void openAsKnownUser(() => !meSettled.current);
+  }, [loadMe, openAsKnownUser]);
 
   const setMe = useCallback((me: Me) => setSession({ state: 'in', me }), []);
 

@@ -5,9 +5,10 @@ import { defineConfig, type Plugin } from 'vite';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * Names the chunks the app loads later (Settings, the reminder panel) in index.html as prefetch links: the browser
- * fetches them when idle, after the start, and the service worker, which keeps every /assets/ file index.html names,
- * has them for a start without network (decision 0145). The start's own JavaScript stays as it was.
+ * Names the chunks the app loads later (every `lazyComponent`: Settings, invites, the admin's list, the reminder
+ * panel) in index.html as prefetch links: the browser fetches them when idle, after the start, and the service worker,
+ * which keeps every /assets/ file index.html names, has them for a start without network (decision 0145). The
+ * start's own JavaScript stays as it was.
  */
 function prefetchLaterChunks(): Plugin {
   return {

@@ -127,6 +127,20 @@ async function reloadUnderServiceWorker(page: Page): Promise<void> {
   await row(page, 'Water').waitFor();
 }
 
+/**
+ * Holds the device's requests to `url` (the page's and the service worker's) until the function it answers is
+ * called; a request the app gave up on meanwhile is dropped.
+ */
+async function holdRequests(context: BrowserContext, url: string): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await context.route(url, async (route) => {
+    await released;
+    await route.continue().catch(() => undefined);
+  });
+  return release;
+}
+
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
 }
@@ -218,12 +232,7 @@ test('a tap changes the ring before the server answers; a refusal rolls back vis
   const ring = push.locator('.ring');
   const before = await ring.getAttribute('aria-label');
 
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await who.context.route('**/api/goals/*/sets/*', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(who.context, '**/api/goals/*/sets/*');
   await push.getByRole('button', { name: /^\+25 reps/ }).click();
   // The answer is held back, yet the row already shows the entry, as pending.
   await push.getByText('25 / 50 reps').waitFor({ timeout: 2000 });
@@ -309,13 +318,7 @@ test('a network that takes requests and never answers: the app opens from this d
   await reloadUnderServiceWorker(page);
 
   // Connected, but nothing comes back (a train, a crowded cell): the page, its icons and the API are held.
-  let answer: () => void = () => undefined;
-  const answersCome = new Promise<void>((resolve) => (answer = resolve));
-  await context.route('**/*', async (route) => {
-    await answersCome;
-    // The app gave up on it meanwhile (its deadline): nothing to continue.
-    await route.continue().catch(() => undefined);
-  });
+  const answer = await holdRequests(context, '**/*');
   await page.reload({ waitUntil: 'commit' });
   // The service worker opens the cached page after its wait, the app its last known user and copy after /api/me's.
   const water = row(page, 'Water');
@@ -336,12 +339,7 @@ test('a start opens Today from this device without waiting for /api/me; an ended
   const { page, context } = who;
   await reloadUnderServiceWorker(page);
 
-  let release: () => void = () => undefined;
-  const meHeld = new Promise<void>((resolve) => (release = resolve));
-  await context.route('**/api/me', async (route) => {
-    await meHeld;
-    await route.continue();
-  });
+  const release = await holdRequests(context, '**/api/me');
   // Given up on at its deadline, /api/me would open the local copy too: Today must come before that.
   let meGivenUp = false;
   page.on('requestfailed', (request) => void (request.url().endsWith('/api/me') && (meGivenUp = true)));
