@@ -440,6 +440,26 @@ test('offline from the start: Settings open from what the service worker kept, n
   await page.getByText('You have not invited anyone yet.').waitFor();
 });
 
+test("the administrator's list says when it cannot be loaded, and loads when asked to try again", async (t) => {
+  if (!chromiumAvailable(t)) return;
+  // This file's server names nobody@example.com its administrator.
+  const admin = await device('nobody@example.com');
+  t.after(() => admin.context.close());
+  let answering = false;
+  await admin.context.route('**/api/admin/users', (route) =>
+    answering ? route.continue() : route.abort('connectionreset'),
+  );
+  await admin.page.goto(`${server.baseUrl}/#/admin`);
+  const tryAgain = admin.page.getByRole('button', { name: 'Try again' });
+  await tryAgain.waitFor();
+  await admin.page.getByText('The server could not be reached').waitFor();
+
+  answering = true;
+  await tryAgain.click();
+  await admin.page.getByRole('cell', { name: 'nobody@example.com' }).waitFor();
+  assert.equal(await tryAgain.count(), 0, 'the failure is gone once the list is there');
+});
+
 test('a chunk the server does not have (a page open across a deployment): one reload, then the failure and a retry', async (t) => {
   if (!chromiumAvailable(t)) return;
   // Without the service worker, whose copy of the chunk would hide the server's answer.
