@@ -6,6 +6,11 @@ import { t } from './i18n/index.js';
 /** When the page last reloaded because a chunk could not be loaded: at most once a minute, so it never loops. */
 const RELOADED_AT = 'steady-reloaded-for-chunk';
 const RELOAD_AGAIN_AFTER_MS = 60_000;
+/**
+ * How long a chunk may take before the failure is said: as long as an API call (api.ts). Only a first visit, before
+ * the service worker has kept the chunks, can wait this long, on a network that answers nothing (decision 0149).
+ */
+const CHUNK_WAIT_MS = 10_000;
 
 /**
  * A page left open across a deployment asks for a chunk of the build it started with, which the server no longer
@@ -30,7 +35,8 @@ function reloadForNewBuild(): boolean {
  * A component that is its own chunk, loaded the first time it is shown, so the JavaScript every start loads stays
  * small (test/web/bundle-size.test.ts, decision 0144); the service worker keeps the chunk for a start without
  * network (decision 0145). If it cannot be loaded, the page loads again once (a new deployment); if that does not
- * help, the failure is said, with a button to try again.
+ * help, or the chunk has not come after CHUNK_WAIT_MS, the failure is said, with a button to try again. A chunk that
+ * comes after all is still shown.
  */
 export function lazyComponent<Props extends object>(load: () => Promise<ComponentType<Props>>): ComponentType<Props> {
   let loaded: ComponentType<Props> | null = null;
@@ -40,15 +46,21 @@ export function lazyComponent<Props extends object>(load: () => Promise<Componen
     useEffect(() => {
       if (component) return;
       let live = true;
+      const giveUp = setTimeout(() => setFailed(true), CHUNK_WAIT_MS);
       load().then(
         (Component) => {
+          clearTimeout(giveUp);
           loaded = Component;
           if (live) setComponent(() => Component);
         },
-        () => live && !reloadForNewBuild() && setFailed(true),
+        () => {
+          clearTimeout(giveUp);
+          if (live && !reloadForNewBuild()) setFailed(true);
+        },
       );
       return () => {
         live = false;
+        clearTimeout(giveUp);
       };
     }, [component]);
     if (component) {

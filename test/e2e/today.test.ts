@@ -485,6 +485,29 @@ test('a chunk the server does not have (a page open across a deployment): one re
   await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
 });
 
+test('a chunk that does not come (a first visit on a network that answers nothing): the failure after 10 s, then the page when it comes', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  // Without the service worker: it would have kept the chunk, and only a first visit comes before it.
+  const { context, page } = await device('hung-chunk@example.com', 'en-GB', true, { serviceWorkers: 'block' });
+  t.after(() => context.close());
+  const release = await holdRequests(context, '**/assets/settings-*.js');
+  await page.clock.install();
+  await openToday({ context, page });
+
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.clock.runFor(9_000);
+  const retry = page.getByRole('button', { name: 'Try again' });
+  assert.equal(await retry.count(), 0, 'still waiting for the chunk');
+  await page.clock.runFor(1_000);
+  await retry.waitFor();
+  await page.getByText('The server could not be reached').waitFor();
+
+  // The chunk comes after all: the page is shown without a reload.
+  release();
+  await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+  assert.equal(await retry.count(), 0);
+});
+
 test('offline: a log found in the queue at start and sent by someone else meanwhile stays undone', async (t) => {
   if (!chromiumAvailable(t)) return;
   const { who, goal } = await waterToday(t, 'undo-shared@example.com');
