@@ -24,13 +24,18 @@ export const requestLogOptions = {
 /** Query parameters that carry secrets: invite tokens and reset links (spec §2). */
 const SECRET_QUERY_PARAMETERS = new Set(['invite', 'reset_selector', 'reset_token']);
 
+/** Paths whose rest is a secret: the one-click link that turns a reminder off (docs/api-reminders.md). */
+const SECRET_PATH_PREFIXES = ['/api/reminders/off/'];
+
 /**
- * A request URL as the log may show it: the values of secret query parameters become `[redacted]`, so a log
- * shipped elsewhere or read by others holds no usable invite or reset link (docs/decisions/0065-log-hygiene.md).
+ * A request URL as the log may show it: the values of secret query parameters and the secret part of a path become
+ * `[redacted]`, so a log shipped elsewhere or read by others holds no usable invite, reset or reminder-off link
+ * (docs/decisions/0065-log-hygiene.md).
  */
 export function redactedUrl(url: string): string {
   const start = url.indexOf('?');
-  if (start === -1) return url;
+  const path = redactedPath(start === -1 ? url : url.slice(0, start));
+  if (start === -1) return path;
   const parts = url
     .slice(start + 1)
     .split('&')
@@ -38,7 +43,13 @@ export function redactedUrl(url: string): string {
       const name = part.split('=', 1)[0]!;
       return SECRET_QUERY_PARAMETERS.has(decodedName(name).toLowerCase()) ? `${name}=[redacted]` : part;
     });
-  return `${url.slice(0, start)}?${parts.join('&')}`;
+  return `${path}?${parts.join('&')}`;
+}
+
+/** Compared without case: a mistyped path that does not match a route still carries the secret. */
+function redactedPath(path: string): string {
+  const prefix = SECRET_PATH_PREFIXES.find((secret) => path.toLowerCase().startsWith(secret));
+  return prefix === undefined || path.length === prefix.length ? path : `${path.slice(0, prefix.length)}[redacted]`;
 }
 
 /** A parameter name as the web app's URLSearchParams reads it (`%69nvite` and `+` decoded); undecodable stays as is. */
