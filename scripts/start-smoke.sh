@@ -30,4 +30,16 @@ case "$invite" in
   *) echo "npx steady invite did not print an invite URL last: $invite"; exit 1 ;;
 esac
 npx --no-install steady users >/dev/null
+
+# A supervisor stops `npm start` with SIGTERM to npm: the server must get it and stop, not linger orphaned
+# (the start script execs node, so the shell between them does not swallow the signal).
+kill -TERM "$pid"
+for _ in $(seq 1 40); do
+  curl -fsS -o /dev/null http://localhost:3000/healthz 2>/dev/null || break
+  sleep 0.5
+done
+if curl -fsS -o /dev/null http://localhost:3000/healthz 2>/dev/null; then
+  echo "SIGTERM to npm start left the server running"; exit 1
+fi
+grep -q '"msg":"stopped"' "$log" || { echo "the server did not log its orderly stop; its log:"; cat "$log"; exit 1; }
 echo "npm start smoke check passed"
