@@ -1,11 +1,11 @@
-import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
+import { useCallback, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import { ApiError, api } from './api.js';
 import { LanguagePicker, LocaleContext } from './components/LanguagePicker.js';
 import { useDeviceTimeZone } from './components/TimeZoneSetting.js';
 import { announce, Toast } from './components/Toast.js';
 import { AppContext, type AppState } from './context.js';
 import { errorText } from './errors.js';
-import { t } from './i18n/index.js';
+import { t, tp } from './i18n/index.js';
 import { ArrangePage } from './pages/arrange.js';
 import { ForgotPage, LoginPage, RegisterPage, ResetPage } from './pages/auth.js';
 import { GoalDetailPage } from './pages/goal-detail.js';
@@ -16,6 +16,9 @@ import { useEntryLink } from './use-entry-link.js';
 import { useGoals } from './use-goals.js';
 import { lazyComponent } from './lazy.js';
 import { type Session, useSession } from './use-session.js';
+
+/** How long a logout waits for the outbox to be sent: longer than one request may take (api.ts, 10 s). */
+const LOGOUT_SEND_WAIT_MS = 12_000;
 
 /** The whole app: who is logged in (useSession), their goals (useGoals), the link it was opened with, the page. */
 export function App() {
@@ -28,9 +31,20 @@ export function App() {
     session.state === 'loading' ? null : `${session.state} ${entry.link?.kind ?? ''} ${JSON.stringify(route)}`,
   );
 
+  const { whenSent } = goals;
+  // Logging out empties the outbox: first the entries in it are sent, or the logout waits (decision 0150).
+  const logoutWhenSent = useCallback(async () => {
+    const unsent = await whenSent(LOGOUT_SEND_WAIT_MS);
+    if (unsent > 0) announce(tp('logout.unsent', unsent));
+    else await logout();
+  }, [whenSent, logout]);
+
   const appState = useMemo<AppState | null>(
-    () => (session.state === 'in' ? { me: session.me, setMe, ...goals, announce, changeLocale, logout } : null),
-    [session, setMe, goals, changeLocale, logout],
+    () =>
+      session.state === 'in'
+        ? { me: session.me, setMe, ...goals, announce, changeLocale, logout: logoutWhenSent }
+        : null,
+    [session, setMe, goals, changeLocale, logoutWhenSent],
   );
 
   async function registered() {

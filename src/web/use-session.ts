@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, type Me, onUnauthenticated } from './api.js';
 import { announce } from './components/Toast.js';
 import { errorText } from './errors.js';
-import { type Locale, preferredLocale, setUiLocale } from './i18n/index.js';
+import { type Locale, preferredLocale, setUiLocale, t } from './i18n/index.js';
 import { idbClearAll, idbDelete, idbGet, idbPut } from './offline/idb.js';
 import { href } from './router.js';
 
@@ -112,15 +112,24 @@ export function useSession() {
     [session, applyLocale],
   );
 
+  /**
+   * Ends the session on the server, then here. The session is an HttpOnly cookie only the server can end: when it
+   * cannot be reached, nothing changes and the failure is said, because a logout shown here would last only until
+   * the next start (decision 0150).
+   */
   const logout = useCallback(async () => {
     try {
       await api.logout();
-    } finally {
-      // Nothing of the user stays in this browser: the goal copy and the unsent queue go too (decision 0095).
-      await idbClearAll().catch(() => undefined);
-      setSession({ state: 'out' });
-      window.location.hash = href.login;
+    } catch (failure) {
+      if (!(failure instanceof ApiError && failure.code === 'unauthenticated')) {
+        announce(t('logout.failed', { reason: errorText(failure) }));
+        return;
+      }
     }
+    // Nothing of the user stays in this browser: the goal copy and the outbox go too (decision 0095).
+    await idbClearAll().catch(() => undefined);
+    setSession({ state: 'out' });
+    window.location.hash = href.login;
   }, []);
 
   return { session, locale, applyLocale, loadMe, setMe, changeLocale, logout };

@@ -440,6 +440,46 @@ test('offline from the start: Settings open from what the service worker kept, n
   await page.getByText('You have not invited anyone yet.').waitFor();
 });
 
+test('logging out needs the server: offline it says so and nothing changes; unsent entries are sent first', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who, goal } = await waterToday(t, 'logout-offline@example.com');
+  const { page, context } = who;
+  const logOut = page.getByRole('button', { name: 'Log out' });
+
+  // Offline with an entry in the outbox: logging out would throw it away.
+  await context.setOffline(true);
+  await tapLog(page, 'Water', '+1 glasses');
+  await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
+  await logOut.click();
+  await page.getByText('Not logged out: 1 entry is not sent yet and would be lost.').waitFor();
+  assert.equal(await row(page, 'Water').count(), 1, 'still logged in, on Today');
+
+  // Back online the entry goes out; offline again, the logout cannot reach the server, which keeps the session.
+  await context.setOffline(false);
+  await row(page, 'Water').getByText('1 entry not sent yet').waitFor({ state: 'detached' });
+  await context.setOffline(true);
+  await logOut.click();
+  await page.getByText('Not logged out. The server could not be reached.').waitFor();
+  await context.setOffline(false);
+  await page.reload();
+  await row(page, 'Water').waitFor();
+  await assertAmountsToday(who, goal.id, [1]);
+
+  // Online, an entry still on its way is sent before the session ends.
+  const release = await holdRequests(context, '**/api/goals/*/sets/*');
+  await tapLog(page, 'Water', '+1 glasses');
+  await logOut.click();
+  await page.waitForTimeout(300);
+  assert.equal(await row(page, 'Water').count(), 1, 'the logout waits for the entry');
+  release();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  const answer = await context.request.get(`${server.baseUrl}/api/me`);
+  assert.equal(answer.status(), 401, 'the session has ended on the server');
+  const other = await device('logout-offline@example.com', 'en-GB', false);
+  t.after(() => other.context.close());
+  await assertAmountsToday(other, goal.id, [1, 1]);
+});
+
 test("the administrator's list says when it cannot be loaded, and loads when asked to try again", async (t) => {
   if (!chromiumAvailable(t)) return;
   // This file's server names nobody@example.com its administrator.

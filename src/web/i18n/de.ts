@@ -22,6 +22,12 @@ export const de: Messages = {
   'nav.settings': 'Einstellungen',
   'nav.admin': 'Benutzer',
   'nav.logout': 'Abmelden',
+  'logout.failed': 'Nicht abgemeldet. {reason}',
+  'logout.unsent': {
+    one: 'Nicht abgemeldet: # Eintrag ist noch nicht gesendet und ginge verloren. Melde dich ab, sobald er gesendet ist.',
+    other:
+      'Nicht abgemeldet: # Einträge sind noch nicht gesendet und gingen verloren. Melde dich ab, sobald sie gesendet sind.',
+  },
 
   'field.email': 'E-Mail',
   'field.password': 'Passwort',

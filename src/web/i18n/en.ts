@@ -24,6 +24,11 @@ export const en = {
   'nav.settings': 'Settings',
   'nav.admin': 'Users',
   'nav.logout': 'Log out',
+  'logout.failed': 'Not logged out. {reason}',
+  'logout.unsent': {
+    one: 'Not logged out: # entry is not sent yet and would be lost. Log out once it is sent.',
+    other: 'Not logged out: # entries are not sent yet and would be lost. Log out once they are sent.',
+  },
 
   'field.email': 'E-mail',
   'field.password': 'Password',

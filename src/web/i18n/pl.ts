@@ -22,6 +22,13 @@ export const pl: Messages = {
   'nav.settings': 'Ustawienia',
   'nav.admin': 'Użytkownicy',
   'nav.logout': 'Wyloguj',
+  'logout.failed': 'Nie wylogowano. {reason}',
+  'logout.unsent': {
+    one: 'Nie wylogowano: # wpis nie został jeszcze wysłany i przepadłby. Wyloguj się, gdy zostanie wysłany.',
+    few: 'Nie wylogowano: # wpisy nie zostały jeszcze wysłane i przepadłyby. Wyloguj się, gdy zostaną wysłane.',
+    many: 'Nie wylogowano: # wpisów nie zostało jeszcze wysłanych i przepadłoby. Wyloguj się, gdy zostaną wysłane.',
+    other: 'Nie wylogowano: # wpisu nie wysłano jeszcze i przepadłby. Wyloguj się, gdy zostanie wysłany.',
+  },
 
   'field.email': 'E-mail',
   'field.password': 'Hasło',

@@ -340,6 +340,21 @@ export class GoalStore {
     void this.flush();
   }
 
+  /**
+   * Sends the queue now and answers how many entries are still unsent: 0 once it is empty, more as soon as a send
+   * fails for want of the server (no network, a server error), or after `waitMs`. Logout asks first, because it
+   * empties the outbox (decision 0150). It looks every 50 ms: the queue has no event for a send that failed.
+   */
+  async whenSent(waitMs: number): Promise<number> {
+    const failuresBefore = this.failures;
+    const until = Date.now() + waitMs;
+    void this.flush();
+    while (this.ops.length > 0 && this.failures === failuresBefore && Date.now() < until && !this.stopped) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return this.ops.length;
+  }
+
   /** Answers true when the queue can go on with the next entry. */
   private handleFailure(op: QueuedOp, failure: unknown): boolean {
     const code = failure instanceof ApiError ? failure.code : 'network';
