@@ -480,6 +480,20 @@ test('logging out needs the server: offline it says so and nothing changes; unse
   await assertAmountsToday(other, goal.id, [1, 1]);
 });
 
+test('a goal made on another device opens by its link at once; an unknown one is called missing after the server is asked', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who } = await waterToday(t, 'other-device-goal@example.com');
+  const { page } = who;
+  // Made through the API, as another device would: this page's list does not hold it until it asks the server.
+  const made = await createGoal(who, { name: 'Stretching', unit: 'minutes', daily: 10 });
+  await page.evaluate((id) => (window.location.hash = `#/goal/${id}`), made.id);
+  await page.getByRole('heading', { name: 'Stretching', level: 1 }).waitFor({ timeout: 5000 });
+  assert.equal(await page.getByText('This goal does not exist (anymore).').count(), 0);
+
+  await page.evaluate(() => (window.location.hash = '#/goal/999999'));
+  await page.getByRole('heading', { name: 'This goal does not exist (anymore).', level: 1 }).waitFor();
+});
+
 test("the administrator's list says when it cannot be loaded, and loads when asked to try again", async (t) => {
   if (!chromiumAvailable(t)) return;
   // This file's server names nobody@example.com its administrator.

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import type { Goal } from '../api.js';
 import { LoadFailed } from '../components/Field.js';
 import { Page } from '../components/Page.js';
@@ -135,10 +136,28 @@ export function GoalLoaded({ id, children }: { id: string; children: (goal: Goal
     <GoalsLoaded>
       {(goals) => {
         const goal = goals.find((candidate) => candidate.id === id);
-        return goal ? children(goal) : <GoalMissing />;
+        return goal ? children(goal) : <GoalNotKnownHere id={id} />;
       }}
     </GoalsLoaded>
   );
+}
+
+/**
+ * A goal this device does not know may have been made on another one since the list was loaded (a link, a
+ * reminder): the server is asked once before the goal is called missing.
+ */
+function GoalNotKnownHere({ id }: { id: string }) {
+  const { reloadGoals } = useApp();
+  const [asked, setAsked] = useState(false);
+  useEffect(() => {
+    let live = true;
+    setAsked(false);
+    void reloadGoals().finally(() => live && setAsked(true));
+    return () => {
+      live = false;
+    };
+  }, [id, reloadGoals]);
+  return asked ? <GoalMissing /> : <p class="muted">{t('app.loading')}</p>;
 }
 
 function GoalMissing() {
