@@ -46,10 +46,12 @@ function installMetricsRoute(app: FastifyInstance, deps: AppDeps, token: string)
   const { registry } = metrics;
   if (registry === null) throw new Error('METRICS_TOKEN is set but the metrics were not created');
   metrics.collectProcessMetrics();
-  const expected = sha256(`Bearer ${token}`);
+  const expected = sha256(token);
   app.get('/metrics', { config: { auth: 'none' } }, async (request, reply) => {
-    // Hashes have equal length, so the comparison takes the same time whatever was sent.
-    if (!timingSafeEqual(sha256(request.headers.authorization ?? ''), expected)) {
+    // The scheme's name is case-insensitive (RFC 9110 §11.1): scrapers send `bearer` too. Hashes have equal
+    // length, so the comparison of the token takes the same time whatever was sent.
+    const [, sent = ''] = /^bearer (.*)$/is.exec(request.headers.authorization ?? '') ?? [];
+    if (!timingSafeEqual(sha256(sent), expected)) {
       throw unauthorized('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
     }
     return reply

@@ -26,7 +26,7 @@ test('without METRICS_TOKEN there is no /metrics (404)', async (t) => {
 test('with METRICS_TOKEN: 401 without or with a wrong token; Prometheus text with requests, durations, event loop, mails', async (t) => {
   const steady = await createTestApp({ METRICS_TOKEN: TOKEN });
   t.after(() => steady.close());
-  for (const authorization of [undefined, `Bearer ${TOKEN}x`, TOKEN, `Basic ${TOKEN}`]) {
+  for (const authorization of [undefined, `Bearer ${TOKEN}x`, TOKEN, `Basic ${TOKEN}`, `Bearer  ${TOKEN}`, `Bearer`]) {
     const refused = await steady.client().get('/metrics', { authorization });
     assert.equal(refused.status, 401, String(authorization));
     assert.equal(refused.body.code, 'unauthenticated');
@@ -39,6 +39,11 @@ test('with METRICS_TOKEN: 401 without or with a wrong token; Prometheus text wit
   assert.equal((await steady.client().post('/api/reset-request', { email: 'anna@example.com' })).status, 200);
   await steady.smtp.nextMail();
 
+  // The scheme's name in any case (RFC 9110).
+  for (const scheme of ['bearer', 'BEARER']) {
+    const lower = await steady.client().get('/metrics', { authorization: `${scheme} ${TOKEN}` });
+    assert.equal(lower.status, 200, scheme);
+  }
   const response = await steady.client().get('/metrics', { authorization: `Bearer ${TOKEN}` });
   assert.equal(response.status, 200);
   assert.match(String(response.headers['content-type']), /^text\/plain; version=0\.0\.4/);
