@@ -112,7 +112,11 @@ function parsePort(raw: string | undefined): number {
 
 function parseBaseUrl(raw: string | undefined, port: number): string {
   const value = nonEmpty(raw);
-  if (value === undefined) return `http://localhost:${port}`;
+  if (value === undefined) {
+    // Links name the port; with 0 the system picks one only at listen, after every link has its base.
+    if (port === 0) throw new ConfigError('BASE_URL', 'must be set when PORT is 0 (any free port)');
+    return `http://localhost:${port}`;
+  }
   const url = urlOrError('BASE_URL', value, `must be an absolute http(s) URL, got "${value}"`);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError('BASE_URL', `must start with http:// or https://, got "${value}"`);

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from './config.js';
 
 /** Process entry: config -> database -> app -> listen, and a graceful shutdown on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfig();
   // Loaded only after the configuration passed, so a bad variable is reported at once.
   const [
     { buildApp },
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     { saveServedBaseUrl },
     { openServices },
     { gracefulShutdown },
+    { makeConfiguredFolder },
   ] = await Promise.all([
     import('./app.js'),
     import('./backup/start.js'),
@@ -26,7 +27,10 @@ async function main(): Promise<void> {
     import('./ops/server-state-store.js'),
     import('./services.js'),
     import('./shutdown.js'),
+    import('./private-files.js'),
   ]);
+  // Checked before the server answers: a backup folder that cannot be written would otherwise fail only at 03:00.
+  if (config.backupDir !== null) makeConfiguredFolder('BACKUP_DIR', config.backupDir);
   const log = createLogger({ level: config.logLevel, readable: process.stdout.isTTY === true });
   const services = await openServices(config, { clock: systemClock, log });
   const { deps } = services;
@@ -62,19 +66,12 @@ async function main(): Promise<void> {
   await announceFirstInvite(deps, log);
 }
 
-function loadConfigOrExit() {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`steady: invalid configuration: ${error.message}`);
-      process.exit(2);
-    }
-    throw error;
-  }
-}
-
+// A bad variable, found at once or when its folder is made, is one line naming it and exit code 2.
 main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(`steady: invalid configuration: ${error.message}`);
+    process.exit(2);
+  }
   console.error('steady: failed to start:', error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -8,10 +8,14 @@ import type { Config } from './config.js';
  * directory created on first start), so a stolen database alone yields no usable invite. Several processes on
  * PostgreSQL must share it through SECRET_KEY.
  */
-export function loadSecretKey(config: Config): Buffer {
+export function loadSecretKey(config: Config, onCreated: (file: string) => void = () => undefined): Buffer {
   if (config.secretKey) return config.secretKey;
   const file = path.join(config.dataDir, 'secret.key');
-  return readKeyFile(file) ?? createKeyFile(file);
+  const existing = readKeyFile(file);
+  if (existing) return existing;
+  const created = createKeyFile(file);
+  onCreated(file);
+  return created;
 }
 
 /** The key in `file`, or null when there is no such file. */

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Logger } from 'pino';
+import { countUsers } from './accounts/store.js';
 import type { Clock } from './clock.js';
 import type { Config, DatabaseConfig } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -7,7 +9,7 @@ import type { AppDeps } from './deps.js';
 import { createMailer } from './mail/transport.js';
 import { countingMailer, createMetrics } from './ops/metrics.js';
 import { defaultWebRoot } from './paths.js';
-import { makePrivateFolder } from './private-files.js';
+import { makeConfiguredFolder } from './private-files.js';
 import { createPushSender } from './push/sender.js';
 import { loadSecretKey } from './secret-key.js';
 
@@ -32,12 +34,21 @@ export interface Services {
  * migrate the database, load (or create) the secret key, pick the mailer from the configuration, make the push sender.
  */
 export async function openServices(config: Config, options: ServiceOptions): Promise<Services> {
-  makePrivateFolder(config.dataDir);
+  makeConfiguredFolder('DATA_DIR', config.dataDir, dataDirHint(config));
   const { database, applied } = await openMigrated(config.database, {
     onConnectionError: (error) =>
       options.log.warn({ err: error }, 'database connection lost; reconnecting when needed'),
   });
   try {
+    let newKeyFile: string | null = null;
+    const secretKey = loadSecretKey(config, (file) => (newKeyFile = file));
+    // A restored or moved database started beside a new key: the operator should know before an invite is lost.
+    if (newKeyFile !== null && (await countUsers(database.db)) > 0) {
+      options.log.warn(
+        { file: newKeyFile },
+        'a new secret.key was made for a database that has accounts: links of invites made before cannot be shown; if the database was moved or restored, set DATA_DIR to the folder of its old secret.key (or SECRET_KEY)',
+      );
+    }
     const metrics = await createMetrics(config.metricsToken !== null, database.poolStats);
     const deps: AppDeps = {
       config,
@@ -45,7 +56,7 @@ export async function openServices(config: Config, options: ServiceOptions): Pro
       clock: options.clock,
       mailer: countingMailer(createMailer(config, options.log), metrics.mails),
       push: createPushSender(config, database.db, () => options.clock.now()),
-      secretKey: loadSecretKey(config),
+      secretKey,
       webRoot: options.webRoot ?? defaultWebRoot,
       metrics,
     };
@@ -54,6 +65,12 @@ export async function openServices(config: Config, options: ServiceOptions): Pro
     await database.close();
     throw error;
   }
+}
+
+/** Said when DATA_DIR was not given: then it is the SQLite file's folder, which the operator may not expect. */
+function dataDirHint(config: Config): string {
+  const defaulted = config.database.kind === 'sqlite' && path.dirname(config.database.file) === config.dataDir;
+  return defaulted ? ' (by default the folder of the SQLite file; set DATA_DIR)' : '';
 }
 
 /**

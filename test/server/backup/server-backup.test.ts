@@ -34,6 +34,8 @@ test(
         DATABASE_URL: `sqlite:${path.join(dataDir, 'steady.db')}`,
         HOST: '127.0.0.1',
         PORT: '0',
+        // Any free port: the links' base must then be given.
+        BASE_URL: 'http://127.0.0.1',
         LOG_LEVEL: 'silent',
         TZ: zone,
         BACKUP_DIR: backupDir,

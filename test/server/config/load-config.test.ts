@@ -106,6 +106,7 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ PORT: '-1' }, 'PORT'],
     [{ PORT: '80.5' }, 'PORT'],
+    [{ PORT: '0' }, 'BASE_URL'],
     [{ BASE_URL: 'notaurl' }, 'BASE_URL'],
     [{ BASE_URL: 'ftp://example.org' }, 'BASE_URL'],
     [{ BASE_URL: 'https://example.org/?x=1' }, 'BASE_URL'],

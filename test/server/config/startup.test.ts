@@ -20,6 +20,8 @@ async function startServer(
         DATABASE_URL: `sqlite:${path.join(dataDir, 'steady.db')}`,
         HOST: '127.0.0.1',
         PORT: '0',
+        // Any free port: the links' base must then be given.
+        BASE_URL: 'http://127.0.0.1',
         LOG_LEVEL: 'silent',
         ...env,
       },
@@ -62,6 +64,13 @@ describe('a bad environment stops the process with one clear line', { concurrenc
       /^steady: invalid configuration: TRUST_PROXY: "true" would trust every client's X-Forwarded-For; give your proxy's address instead/,
     ],
     ['TRUST_PROXY', '10.0.0.0/0', /^steady: invalid configuration: TRUST_PROXY: "10.0.0.0\/0" is not an IP address/],
+    // Folders are made before the server answers; one that cannot be made (Node's own mkdir -p never returned here).
+    [
+      'BACKUP_DIR',
+      '/proc/steady-backups',
+      /^steady: invalid configuration: BACKUP_DIR: ENOENT: .*'\/proc\/steady-backups'$/,
+    ],
+    ['DATA_DIR', '/proc/steady-data', /^steady: invalid configuration: DATA_DIR: ENOENT: .*'\/proc\/steady-data'$/],
   ];
   for (const [variable, value, expected] of cases) {
     it(`${variable}=${value}`, async () => {
@@ -73,4 +82,21 @@ describe('a bad environment stops the process with one clear line', { concurrenc
       assert.equal(stdout, '');
     });
   }
+
+  it('a data folder shared with other users (sticky and world-writable, like /tmp) is refused, not taken over', async (t) => {
+    const shared = await fs.mkdtemp(path.join(os.tmpdir(), 'steady-shared-'));
+    t.after(() => fs.rm(shared, { recursive: true, force: true }));
+    await fs.chmod(shared, 0o1777);
+    const { code, stderr } = await startServer({
+      DATA_DIR: '',
+      DATABASE_URL: `sqlite:${path.join(shared, 'steady.db')}`,
+    });
+    assert.equal(code, 2, stderr);
+    assert.equal(
+      stderr.trim(),
+      `steady: invalid configuration: DATA_DIR: ${shared} is shared with other users (like /tmp); give Steady a folder of its own (by default the folder of the SQLite file; set DATA_DIR)`,
+    );
+    assert.equal(((await fs.stat(shared)).mode & 0o7777).toString(8), '1777', 'the folder is left as it was');
+    assert.deepEqual(await fs.readdir(shared), [], 'nothing was written into it');
+  });
 });

@@ -6,7 +6,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../../src/server/config.js';
 import { projectRoot } from '../../../src/server/paths.js';
+import { createLogger } from '../../../src/server/log.js';
 import { loadSecretKey } from '../../../src/server/secret-key.js';
+import { createTestApp } from '../../support/app.js';
+import { createTestDatabase } from '../../support/database.js';
 
 function freshDataDir(t: { after(fn: () => void): void }): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'steady-key-'));
@@ -81,4 +84,28 @@ test('processes starting together on a fresh data directory all end up with the 
   assert.match(stored, /^[0-9a-f]{64}$/);
   assert.deepEqual(keys, Array(6).fill(stored));
   assert.deepEqual(fs.readdirSync(dataDir), ['secret.key']);
+});
+
+test('a new secret.key beside a database that has accounts (moved, restored) is logged as a warning naming the file', async (t) => {
+  const database = await createTestDatabase();
+  const warnings = async (dataDir: string, keep: boolean) => {
+    const logged: string[] = [];
+    const log = createLogger({ level: 'warn', readable: false, write: (text) => void logged.push(text) });
+    const steady = await createTestApp(
+      { DATA_DIR: dataDir, SECRET_KEY: '' },
+      { log, database: keep ? { ...database, drop: async () => undefined } : database },
+    );
+    return { steady, warned: logged.map((line) => JSON.parse(line)).filter((line) => line.level >= 40) };
+  };
+  const first = await warnings(freshDataDir(t), true);
+  assert.deepEqual(first.warned, [], 'a first start, with no accounts yet, makes its key without a word');
+  await first.steady.register('anna@example.com');
+  await first.steady.close();
+
+  const moved = freshDataDir(t);
+  const second = await warnings(moved, false);
+  t.after(() => second.steady.close());
+  assert.equal(second.warned.length, 1, JSON.stringify(second.warned));
+  assert.match(second.warned[0].msg, /^a new secret\.key was made for a database that has accounts/);
+  assert.equal(second.warned[0].file, path.join(moved, 'secret.key'));
 });
