@@ -3,6 +3,7 @@
  * locale. The app re-renders from the top when the language changes, so a module-level "current" is enough.
  * No DOM here, so unit tests can run it in Node.
  */
+import { amountFormat } from '../../common/amount-format.js';
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../../common/locales.js';
 import { de } from './de.js';
 import { en } from './en.js';
@@ -13,13 +14,15 @@ export const MESSAGES: Record<Locale, Messages> = { de, en, pl };
 
 let current: Locale = DEFAULT_LOCALE;
 let plurals = new Intl.PluralRules(current);
-let numbers = new Intl.NumberFormat(current, { maximumFractionDigits: 2 });
+let numbers = amountFormat(current);
+let fieldNumbers = amountFormat(current, 'input');
 let marks = numberMarks(current);
 
 export function setUiLocale(next: Locale): void {
   current = next;
   plurals = new Intl.PluralRules(next);
-  numbers = new Intl.NumberFormat(next, { maximumFractionDigits: 2 });
+  numbers = amountFormat(next);
+  fieldNumbers = amountFormat(next, 'input');
   marks = numberMarks(next);
 }
 
@@ -58,13 +61,17 @@ function fill(text: string, vars: Vars): string {
   });
 }
 
+/**
+ * A number for the language: amounts, targets and what is left with every decimal the app keeps ("0,001", never "0";
+ * decision 0171), counts as they are. A figure meant to be rounded (a percentage) is rounded by its caller.
+ */
 export function formatNumber(value: number): string {
-  return numbers.format(value);
+  return numbers(value);
 }
 
 /** A number to put into a text field: the language's decimal mark, no grouping, so `parseDecimal` reads it back. */
 export function formatForInput(value: number): string {
-  return new Intl.NumberFormat(current, { useGrouping: false, maximumFractionDigits: 6 }).format(value);
+  return fieldNumbers(value);
 }
 
 export function uiLocale(): Locale {
