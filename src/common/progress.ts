@@ -149,9 +149,16 @@ export function usualAmount(goal: Pick<GoalProgressInput, 'daily' | 'sets'>): nu
   return quick.length > 1 ? quick[quick.length - 2]! : quick[0]!;
 }
 
-/** Rounds away binary floating-point noise; amounts are shown with at most a few decimals anyway. */
+/**
+ * The decimals the app keeps of an amount or a target: what a typed amount is rounded to, and what every amount is
+ * shown with (`amountFormat`, decision 0171), so "0,001 l" is logged and read as 0,001.
+ */
+export const AMOUNT_DECIMALS = 6;
+
+/** Rounds to the decimals the app keeps, which also takes away binary floating-point noise (0.1 + 0.2). */
 export function roundAmount(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
+  const scale = 10 ** AMOUNT_DECIMALS;
+  return Math.round(value * scale) / scale;
 }
 
 function utcTime(key: string): number {

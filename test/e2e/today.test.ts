@@ -947,6 +947,54 @@ test("Today's other amount takes a decimal comma and asks about a surprising amo
   assert.deepEqual(await amountsToday(who, goal.id), [2.5, 5000]);
 });
 
+test('German at 360 px: a target typed "0.250" is 0,25, and 0,001 Liter Wasser reads 0,001 on Today and the goal page', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('thousandth@example.com', 'de-DE', true, { viewport: { width: 360, height: 780 } });
+  t.after(() => who.context.close());
+  const { page } = who;
+  await api(who, 'PATCH', '/api/me', { locale: 'de' });
+  // A keypad that offers only a point: "0.250" was saved as 250 Liter a day (decision 0170).
+  await page.goto(`${server.baseUrl}/#/new`);
+  await page.locator('#name').fill('Wasser');
+  await page.locator('#daily').fill('0.250');
+  await page.locator('#unit').fill('Liter Wasser');
+  await page.getByRole('button', { name: 'Ziel anlegen' }).click();
+  await page.waitForFunction(() => location.hash.startsWith('#/goal/'));
+  const goals = await api<{ id: string; daily: number }[]>(who, 'GET', '/api/goals');
+  assert.deepEqual(
+    goals.map((goal) => goal.daily),
+    [0.25],
+  );
+  const goal = goals[0]!;
+
+  // 0,001 was shown as "0" everywhere: toast, one-tap button, list, remove button, undo (decision 0171).
+  await openToday(who);
+  const water = row(page, 'Wasser');
+  await water.getByRole('button', { name: /^Andere Mengen/ }).click();
+  await water.getByLabel('Andere Menge (Liter Wasser)').fill('0,001');
+  await water.getByRole('button', { name: 'Hinzufügen', exact: true }).click();
+  await page.locator('.toast p', { hasText: '0,001 Liter Wasser eingetragen.' }).waitFor();
+  await assertAmountsToday(who, goal.id, [0.001]);
+  assert.equal(
+    (await water.locator('.today-amounts').innerText()).replace(/\s+/g, ' '),
+    '0,001 / 0,25 Liter Wasser · noch 0,249',
+  );
+  await water.getByRole('button', { name: /^\+0,001 Liter Wasser/ }).waitFor();
+  await shot(page, 'de-360-thousandth-today');
+
+  await page.goto(`${server.baseUrl}/#/goal/${goal.id}`);
+  await page.locator('.fact-today', { hasText: '0,001 / 0,25 Liter Wasser heute' }).waitFor();
+  await page.locator('.amount-list li', { hasText: '0,001 Liter Wasser' }).waitFor();
+  await page.getByRole('button', { name: '0,001 entfernen' }).waitFor();
+  const undo = page.getByRole('button', { name: 'Letzten Eintrag rückgängig machen (0,001)' });
+  await undo.waitFor();
+  await shot(page, 'de-360-thousandth-goal');
+  await page.screenshot({ path: `${SHOTS}/de-360-thousandth-goal-whole.png`, fullPage: true });
+  await undo.click();
+  await page.locator('.toast p', { hasText: '0,001 Liter Wasser entfernt.' }).waitFor();
+  await assertAmountsToday(who, goal.id, []);
+});
+
 /**
  * A page left open over midnight moves to the new day by itself: it shows the new, empty day, and a tap logs to it.
  * `open` shows the page and answers where its day's figure and its log button are.

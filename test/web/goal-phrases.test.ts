@@ -136,7 +136,7 @@ test('the new-goal form suggests counted units in the user\'s language, "times" 
   assert.ok(!suggestedUnits('en').includes('Wiederholungen'));
 });
 
-test('amounts take the decimal comma and thousands by points in German and Polish, a point everywhere, and refuse guesses', (t) => {
+test('amounts take the decimal comma in German and Polish, a point everywhere, and refuse guesses', (t) => {
   t.after(() => setUiLocale('en'));
   for (const locale of ['de', 'pl'] as const) {
     setUiLocale(locale);
@@ -144,19 +144,21 @@ test('amounts take the decimal comma and thousands by points in German and Polis
     assert.equal(parseDecimal(' 2.5 '), 2.5, locale);
     assert.equal(parseDecimal('1 500'), 1500, locale);
     assert.equal(parseDecimal(',5'), 0.5, locale);
-    // Points between groups of three digits group thousands, as the app shows them (decision 0143).
-    assert.equal(parseDecimal('10.000'), 10_000, locale);
-    assert.equal(parseDecimal('1.000.000'), 1_000_000, locale);
-    assert.equal(parseDecimal('1.500,5'), 1500.5, locale);
     assert.equal(parseDecimal(formatNumber(5002.5)), 5002.5, locale);
+    assert.equal(parseDecimal(formatNumber(12_345.5)), 12_345.5, locale);
     assert.equal(parseDecimal('2.50'), 2.5, locale);
     assert.equal(parseDecimal('12.5000'), 12.5, locale);
-    for (const bad of ['1.50.000', '1.000.5', '10.000.', '1.000,5,1', '2,5,1', '2.5,1'])
+    // A point-only keypad's quarter litre: a number starting "0." is never grouped thousands (decision 0170).
+    assert.equal(parseDecimal('0.250'), 0.25, locale);
+    assert.equal(parseDecimal('0.001'), 0.001, locale);
+    for (const bad of ['1.50.000', '1.000.5', '10.000.', '1.000,5,1', '2,5,1', '2.5,1', '0.250,5'])
       assert.equal(parseDecimal(bad), null, `${locale} ${bad}`);
     assert.equal(parseAmount('2,5'), 2.5, locale);
   }
   setUiLocale('en');
   assert.equal(parseDecimal('2.5'), 2.5);
+  assert.equal(parseDecimal('0.250'), 0.25);
+  assert.equal(parseDecimal('1.500'), 1.5);
   // In English a comma groups thousands; "1,500" is refused rather than read as 1.5 or 1500.
   assert.equal(parseDecimal('2,5'), null);
   assert.equal(parseDecimal('1,500'), null);
@@ -164,6 +166,26 @@ test('amounts take the decimal comma and thousands by points in German and Polis
     assert.equal(parseDecimal(bad), null, bad);
   assert.equal(parseAmount('0'), null);
   assert.equal(parseAmount('0,0'), null);
+});
+
+test('points group thousands only in German, whose own numbers are written so; Polish groups with spaces', (t) => {
+  t.after(() => setUiLocale('en'));
+  setUiLocale('de');
+  // As German writes them and the app shows them (decision 0143).
+  assert.equal(parseDecimal('10.000'), 10_000);
+  assert.equal(parseDecimal('1.000.000'), 1_000_000);
+  assert.equal(parseDecimal('1.500,5'), 1500.5);
+  assert.equal(parseDecimal(formatNumber(1_234_567.5)), 1_234_567.5);
+  setUiLocale('pl');
+  // Polish writes "10 000": a point is a keypad's decimal mark, so "1.500" km is one and a half (decision 0170).
+  assert.equal(parseDecimal('1.500'), 1.5);
+  assert.equal(parseAmount('1.500'), 1.5);
+  assert.equal(parseDecimal('10.000'), 10);
+  assert.equal(parseDecimal('10 000'), 10_000);
+  assert.equal(parseDecimal('1 500,5'), 1500.5);
+  assert.equal(parseDecimal(formatNumber(1_234_567.5)), 1_234_567.5);
+  // Two separators still need a guess, so they are refused, not read as thousands.
+  for (const bad of ['1.000.000', '1.500,5']) assert.equal(parseDecimal(bad), null, bad);
 });
 
 test('an amount over 100 daily targets is surprising', () => {

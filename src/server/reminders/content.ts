@@ -1,4 +1,6 @@
+import { amountFormat } from '../../common/amount-format.js';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../common/locales.js';
+import { roundAmount } from '../../common/progress.js';
 import { unitText } from '../../common/units.js';
 import { escapeHtml, type RenderedMail } from '../mail/templates.js';
 import type { GoalDay } from './goal-day-store.js';
@@ -13,7 +15,9 @@ export interface ReminderFacts {
 }
 
 export function reminderFacts(day: GoalDay): ReminderFacts {
-  return { goalName: day.name, unit: day.unit, done: day.total, target: day.daily, left: day.daily - day.total };
+  // The database's sum is a float sum (0.1 + 0.2); rounded to what the app keeps, as the app's own totals are.
+  const done = roundAmount(day.total);
+  return { goalName: day.name, unit: day.unit, done, target: day.daily, left: roundAmount(day.daily - done) };
 }
 
 interface ReminderWording {
@@ -55,14 +59,11 @@ function languageOf(locale: string): Locale {
   return isLocale(locale) ? locale : DEFAULT_LOCALE;
 }
 
-function number(locale: Locale, value: number): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value);
-}
-
 /** "15 reps left today: 35 of 50" in the user's language. */
 export function reminderLine(locale: string, facts: ReminderFacts): string {
   const language = languageOf(locale);
-  const n = (value: number) => number(language, value);
+  // Every decimal the amounts have, as the app shows them (decision 0171): 0,249 left is not "0,25".
+  const n = amountFormat(language);
   // The unit goes with what is left: "1 rep left", "15 reps left" (a counted unit; others as typed).
   return WORDING[language].left(n(facts.left), unitText(facts.unit, facts.left), n(facts.done), n(facts.target));
 }

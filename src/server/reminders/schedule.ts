@@ -1,3 +1,4 @@
+import { roundAmount } from '../../common/progress.js';
 import { DAY } from '../clock.js';
 import { wallClockText } from '../goals/start.js';
 
@@ -28,7 +29,10 @@ export function runsOn(goal: { start: string; days: number }, date: string): boo
   return date <= last;
 }
 
-/** Something is left of the day's target. */
+/**
+ * Something is left of the day's target, as the app counts it: the database's float sum rounded to what the app
+ * keeps, so 0.7 + 0.1 + 0.1 (0.8999999999999999) has met 0.9 and no reminder says "0 left" (decision 0171).
+ */
 export function belowTarget(goal: { daily: number; total: number }): boolean {
-  return goal.total < goal.daily;
+  return roundAmount(goal.total) < goal.daily;
 }

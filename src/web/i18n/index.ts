@@ -3,6 +3,7 @@
  * locale. The app re-renders from the top when the language changes, so a module-level "current" is enough.
  * No DOM here, so unit tests can run it in Node.
  */
+import { amountFormat } from '../../common/amount-format.js';
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../../common/locales.js';
 import { de } from './de.js';
 import { en } from './en.js';
@@ -13,12 +14,16 @@ export const MESSAGES: Record<Locale, Messages> = { de, en, pl };
 
 let current: Locale = DEFAULT_LOCALE;
 let plurals = new Intl.PluralRules(current);
-let numbers = new Intl.NumberFormat(current, { maximumFractionDigits: 2 });
+let numbers = amountFormat(current);
+let fieldNumbers = amountFormat(current, 'input');
+let marks = numberMarks(current);
 
 export function setUiLocale(next: Locale): void {
   current = next;
   plurals = new Intl.PluralRules(next);
-  numbers = new Intl.NumberFormat(next, { maximumFractionDigits: 2 });
+  numbers = amountFormat(next);
+  fieldNumbers = amountFormat(next, 'input');
+  marks = numberMarks(next);
 }
 
 /** The first of the browser's preferred languages that Steady speaks (used before login). */
@@ -56,36 +61,57 @@ function fill(text: string, vars: Vars): string {
   });
 }
 
+/**
+ * A number for the language: amounts, targets and what is left with every decimal the app keeps ("0,001", never "0";
+ * decision 0171), counts as they are. A figure meant to be rounded (a percentage) is rounded by its caller.
+ */
 export function formatNumber(value: number): string {
-  return numbers.format(value);
+  return numbers(value);
 }
 
 /** A number to put into a text field: the language's decimal mark, no grouping, so `parseDecimal` reads it back. */
 export function formatForInput(value: number): string {
-  return new Intl.NumberFormat(current, { useGrouping: false, maximumFractionDigits: 6 }).format(value);
+  return fieldNumbers(value);
 }
 
 export function uiLocale(): Locale {
   return current;
 }
 
-/** "10.000", "1.000.000", "5.002,5": whole thousands grouped by points, then perhaps a decimal comma. */
-const THOUSANDS_BY_POINTS = /^\d{1,3}(\.\d{3})+(,\d*)?$/;
+/** The decimal mark and the thousands separator the language's own number format writes ("1.234.567,5" in German). */
+interface NumberMarks {
+  decimal: string;
+  group: string;
+}
+
+function numberMarks(locale: Locale): NumberMarks {
+  const parts = new Intl.NumberFormat(locale).formatToParts(1_234_567.5);
+  const mark = (type: 'decimal' | 'group', fallback: string) =>
+    parts.find((part) => part.type === type)?.value ?? fallback;
+  return { decimal: mark('decimal', '.'), group: mark('group', ',') };
+}
+
+/**
+ * "10.000", "1.000.000", "5.002,5": whole thousands grouped by points, then perhaps a decimal comma. The first group
+ * never starts with 0: "0.250" is a quarter typed on a keypad that offers only a point (decision 0170).
+ */
+const THOUSANDS_BY_POINTS = /^[1-9]\d{0,2}(\.\d{3})+(,\d*)?$/;
 
 /**
  * A number as a person types it (decision 0096): the language's decimal mark ("2,5" in German and Polish) or a
- * point, which phone keypads often offer instead; spaces are ignored. Where the decimal mark is a comma, points
- * between groups of three digits group thousands, as German writes them and the app shows them ("10.000",
- * "5.002,5"; decision 0143). Other group separators are refused rather than guessed ("1,500" in English,
+ * point, which phone keypads often offer instead; spaces are ignored. Only where the language itself groups
+ * thousands with points (German, not Polish, which writes "10 000") are points between groups of three digits read
+ * as grouping, as the app shows them ("10.000", "5.002,5"; decisions 0143, 0170); elsewhere a point is the decimal
+ * mark ("1.500" is 1.5 in Polish). Other group separators are refused rather than guessed ("1,500" in English,
  * "1.50.000"), so no typed amount is silently read as another. Null when not a number.
  */
 export function parseDecimal(raw: string): number | null {
   const spaced = raw.replace(/[\s\u00a0\u202f]/g, '');
-  const mark = numbers.formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
-  const text = mark === ',' && THOUSANDS_BY_POINTS.test(spaced) ? spaced.replace(/\./g, '') : spaced;
-  const marks = [...text].filter((char) => char === '.' || char === mark);
-  if (marks.length > 1) return null;
-  const normal = text.replace(mark, '.');
+  const grouped = marks.group === '.' && THOUSANDS_BY_POINTS.test(spaced);
+  const text = grouped ? spaced.replace(/\./g, '') : spaced;
+  const separators = [...text].filter((char) => char === '.' || char === marks.decimal);
+  if (separators.length > 1) return null;
+  const normal = text.replace(marks.decimal, '.');
   return /^(\d+(\.\d*)?|\.\d+)$/.test(normal) ? Number(normal) : null;
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { reminderFacts, reminderLine, reminderMail } from '../../../src/server/reminders/content.js';
 import { reminderOffDonePage, reminderOffQuestionPage } from '../../../src/server/reminders/off-page.js';
+import { belowTarget } from '../../../src/server/reminders/schedule.js';
 
 const day = { name: 'Push-ups <daily>', unit: 'reps', daily: 50, start: '2026-01-01 00:00:00', days: 30, total: 35 };
 const links = {
@@ -38,6 +39,24 @@ test('the reminder mail in de, en and pl names the goal and what is left with it
   assert.equal(
     reminderLine('de', { goalName: 'Wasser', unit: '', done: 1.5, target: 2, left: 0.5 }),
     'Heute noch 0,5: 1,5 von 2',
+  );
+});
+
+test('a reminder says what is left with every decimal the app keeps, and none when the float sum has met the target', () => {
+  // 0,001 of 0,25 litres: "0,249 left", not "0,25" (decision 0171).
+  const water = { ...day, name: 'Wasser', unit: 'Liter Wasser', daily: 0.25, total: 0.001 };
+  assert.equal(reminderLine('de', reminderFacts(water)), 'Heute noch 0,249 Liter Wasser: 0,001 von 0,25');
+  assert.equal(reminderLine('en', reminderFacts(water)), '0.249 Liter Wasser left today: 0.001 of 0.25');
+  assert.equal(reminderLine('pl', reminderFacts(water)), 'Dziś zostało: 0,249 Liter Wasser (0,001 z 0,25)');
+  // The database adds floats: 0.7 + 0.1 + 0.1 is 0.8999999999999999, which the app shows as 0,9 and counts as met.
+  const floatSum = { ...water, daily: 0.9, total: 0.7 + 0.1 + 0.1 };
+  assert.equal(belowTarget(floatSum), false);
+  const facts = reminderFacts(floatSum);
+  assert.deepEqual([facts.done, facts.left], [0.9, 0]);
+  assert.equal(belowTarget({ ...floatSum, total: 0.899999 }), true);
+  assert.equal(
+    reminderLine('de', reminderFacts({ ...water, total: 0.1 + 0.2, daily: 0.5 })),
+    'Heute noch 0,2 Liter Wasser: 0,3 von 0,5',
   );
 });
 
