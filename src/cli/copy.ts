@@ -1,18 +1,32 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, parseDatabaseUrl } from '../server/config.js';
-import { continueIdsAfterCopy, countRows, insertRows, listDataTables, readRows } from '../server/db/copy-store.js';
+import { ConfigError, type DatabaseConfig, parseDatabaseUrl } from '../server/config.js';
+import {
+  type AnyDb,
+  continueIdsAfterCopy,
+  countRows,
+  insertRows,
+  listDataTables,
+  readRows,
+  readSnapshot,
+} from '../server/db/copy-store.js';
+import type { DialectName } from '../server/db/dialect.js';
 import { migrateToLatest } from '../server/db/migrate.js';
 import { openDatabase } from '../server/db/open.js';
-import { usageError, type Work } from './work.js';
+import { databaseAddress, unreachableDatabase, usageError, type Work } from './work.js';
+
+/** Each table's name and the rows read of it from the source. */
+type Copied = Array<[string, number]>;
 
 /**
- * `steady copy --to <DATABASE_URL>`: everything from the configured database into an empty one, ids kept, in one
- * transaction of the target, then the counts are compared (docs/decisions/0076-copy-between-databases.md).
+ * `steady copy --to <DATABASE_URL>`: everything from the configured database into an empty one, ids kept
+ * (docs/decisions/0076-copy-between-databases.md). The source is read from one snapshot, so the copy may run while
+ * the server writes; the target is filled and its counts checked in one transaction, so a refused copy leaves it
+ * as empty as it was.
  */
 export function copyCommand(args: string[]): Work {
   const { values } = parseArgs({ args, options: { to: { type: 'string' } }, strict: true, allowPositionals: false });
   if (!values.to?.trim()) throw usageError('give the target, e.g. --to postgres://user:pass@host:5432/steady');
-  let targetConfig: ReturnType<typeof parseDatabaseUrl>;
+  let targetConfig: DatabaseConfig;
   try {
     targetConfig = parseDatabaseUrl(values.to.trim());
   } catch (error) {
@@ -25,28 +39,15 @@ export function copyCommand(args: string[]): Work {
       throw new Error('the target is the configured database itself');
     const target = await openDatabase(targetConfig);
     try {
-      await migrateToLatest(target.db, target.dialect);
-      const tables = await listDataTables(deps.db);
-      for (const table of await listDataTables(target.db)) {
-        const rows = await countRows(target.db, table.name);
-        if (rows > 0)
-          throw new Error(`the target is not empty (${table.name} has ${rows} rows); copy only into an empty database`);
-      }
-      const copied: Array<[string, number]> = [];
-      await target.db.transaction().execute(async (trx) => {
-        for (const table of tables) {
-          const rows = await readRows(deps.db, table);
-          await insertRows(trx, table, rows);
-          await continueIdsAfterCopy(trx, target.dialect, table);
-          copied.push([table.name, rows.length]);
-        }
+      await migrateToLatest(target.db, target.dialect).catch((error: unknown) => {
+        throw unreachableDatabase(targetConfig, '--to', error);
       });
-      for (const [name, expected] of copied) {
-        const [inSource, inTarget] = [await countRows(deps.db, name), await countRows(target.db, name)];
-        if (inTarget !== expected || inSource !== expected) {
-          throw new Error(`counts differ for ${name}: copied ${expected}, source now ${inSource}, target ${inTarget}`);
-        }
-      }
+      const copied = await target.db.transaction().execute(async (into) => {
+        await refuseUnlessEmpty(into);
+        const read = await readSnapshot(deps.db, source.kind, (from) => copyTables(from, into, target.dialect));
+        await checkCounts(into, read);
+        return read;
+      });
       const total = copied.reduce((sum, [, n]) => sum + n, 0);
       for (const [name, n] of copied) io.out(`${name.padEnd(18)} ${n}`);
       io.out(
@@ -61,8 +62,40 @@ export function copyCommand(args: string[]): Work {
   };
 }
 
-function describe(database: ReturnType<typeof parseDatabaseUrl>): string {
-  return database.kind === 'sqlite'
-    ? `SQLite ${database.file}`
-    : `PostgreSQL ${new URL(database.url).host}${new URL(database.url).pathname}`;
+async function refuseUnlessEmpty(target: AnyDb): Promise<void> {
+  for (const table of await listDataTables(target)) {
+    const rows = await countRows(target, table.name);
+    if (rows > 0)
+      throw new Error(`the target is not empty (${table.name} has ${rows} rows); copy only into an empty database`);
+  }
+}
+
+/** Every table of the source's snapshot into the target, one table at a time (one table's rows in memory). */
+async function copyTables(from: AnyDb, into: AnyDb, intoDialect: DialectName): Promise<Copied> {
+  const copied: Copied = [];
+  for (const table of await listDataTables(from)) {
+    const rows = await readRows(from, table);
+    await insertRows(into, table, rows);
+    await continueIdsAfterCopy(into, intoDialect, table);
+    copied.push([table.name, rows.length]);
+  }
+  return copied;
+}
+
+/**
+ * What the target holds must be what was read, checked before the target's transaction commits: a difference
+ * (rows a trigger of the target dropped, or another writer's rows) rolls the whole copy back.
+ */
+async function checkCounts(target: AnyDb, copied: Copied): Promise<void> {
+  for (const [name, read] of copied) {
+    const inTarget = await countRows(target, name);
+    if (inTarget !== read)
+      throw new Error(
+        `counts differ for ${name}: read ${read} rows from the source, the target has ${inTarget}; nothing was copied`,
+      );
+  }
+}
+
+function describe(database: DatabaseConfig): string {
+  return `${database.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} ${databaseAddress(database)}`;
 }

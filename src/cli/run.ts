@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { listUsers } from '../server/accounts/store.js';
@@ -12,7 +13,7 @@ import { openServices, type Services } from '../server/services.js';
 import { backupCommand } from './backup.js';
 import { copyCommand } from './copy.js';
 import { resetLinkCommand } from './reset-link.js';
-import type { CliOutput, Work } from './work.js';
+import { type CliOutput, unreachableDatabase, type Work } from './work.js';
 
 export const USAGE = `Usage: steady <command> [options]
 
@@ -61,10 +62,20 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliOutp
     throw error;
   }
 
+  const missing = missingDatabase(command, config);
+  if (missing !== null) {
+    io.err(`steady ${command}: ${missing}`);
+    return 1;
+  }
+
   let services: Services | undefined;
   try {
     // The commands send no mail, and stdout is the operator's: the outbox mailer's log stays silent.
-    services = await openServices(config, { clock: systemClock, log: pino({ level: 'silent' }) });
+    services = await openServices(config, { clock: systemClock, log: pino({ level: 'silent' }) }).catch(
+      (error: unknown) => {
+        throw unreachableDatabase(config.database, 'DATABASE_URL', error);
+      },
+    );
     await work({ deps: await withServedBaseUrl(services.deps, env), applied: services.applied, io });
     return 0;
   } catch (error) {
@@ -119,6 +130,20 @@ const COMMANDS: Record<string, (args: string[]) => Work> = {
     };
   },
 };
+
+/** The one command that may create a database; the server creates one at its start as well. */
+const CREATES_DATABASE = 'migrate';
+
+/**
+ * Opening a SQLite file creates it, and with it the folder and a secret.key: a mistyped DATABASE_URL would give every
+ * command a fresh empty database, which `users` lists as "No users yet" and `backup` backs up as if it were the
+ * real one. So only `migrate` may start from no file; the others stop before anything is opened or created.
+ */
+function missingDatabase(command: string | undefined, config: Config): string | null {
+  const database = config.database;
+  if (command === CREATES_DATABASE || database.kind !== 'sqlite' || fs.existsSync(database.file)) return null;
+  return `no database at ${database.file} (DATABASE_URL); start the server once, or create it with: steady migrate`;
+}
 
 /**
  * Without a BASE_URL of its own the CLI links to the address the server last started with (it may run on another

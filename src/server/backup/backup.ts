@@ -39,8 +39,14 @@ export async function backupDatabase(
     path.dirname(file),
     `.${path.basename(file)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`,
   );
+  if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory())
+    throw new Error(`cannot write ${file}: it is a folder; name a file in it`);
   // Created empty and private first, so the copy is never readable by others, not even for a moment.
-  fs.closeSync(fs.openSync(temporary, 'wx', PRIVATE_FILE_MODE));
+  try {
+    fs.closeSync(fs.openSync(temporary, 'wx', PRIVATE_FILE_MODE));
+  } catch (error) {
+    throw new Error(`cannot write ${file}: ${whyNotWritable(error, path.dirname(file))}`);
+  }
   try {
     if (database.kind === 'sqlite') vacuumInto(database.file, temporary);
     else await pgDump(database.url, temporary);
@@ -56,6 +62,26 @@ export async function backupDatabase(
   } catch (error) {
     fs.rmSync(temporary, { force: true });
     throw error;
+  }
+}
+
+/**
+ * Why the temporary file could not be made, in the terms of the operator's own path: the error itself names only
+ * the temporary file, a name the operator never gave.
+ */
+function whyNotWritable(error: unknown, folder: string): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return `the folder ${folder} does not exist`;
+    case 'ENOTDIR':
+      return `${folder} is not a folder`;
+    case 'EACCES':
+    case 'EPERM':
+      return `no permission to write in the folder ${folder}`;
+    case 'EROFS':
+      return `the folder ${folder} is on a read-only file system`;
+    default:
+      return (error as Error).message;
   }
 }
 

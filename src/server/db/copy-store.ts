@@ -7,7 +7,7 @@ import { inParts } from './parts.js';
  * without changes here. Only the migration bookkeeping of Kysely is left out: the target is migrated by itself.
  */
 
-type AnyDb = Kysely<any>;
+export type AnyDb = Kysely<any>;
 export type Row = Record<string, unknown>;
 
 export interface DataTable {
@@ -33,6 +33,19 @@ export async function listDataTables(db: AnyDb): Promise<DataTable[]> {
       hasId: table.columns.some((column) => column.name === 'id'),
     }));
   return tables.sort((a, b) => fillOrder(a.name) - fillOrder(b.name) || a.name.localeCompare(b.name));
+}
+
+/**
+ * Runs `work` on one snapshot of `db`, so that tables read one after the other agree with each other while a server
+ * goes on writing. PostgreSQL: a read-only REPEATABLE READ transaction, whose snapshot is taken by its first
+ * statement. SQLite: a (deferred) transaction on the one connection, whose first read pins the WAL snapshot;
+ * writers of other connections go on beside it, as WAL never makes them wait for a reader.
+ */
+export function readSnapshot<T>(db: AnyDb, dialect: DialectName, work: (snapshot: AnyDb) => Promise<T>): Promise<T> {
+  const transaction = db.transaction();
+  const consistent =
+    dialect === 'postgres' ? transaction.setIsolationLevel('repeatable read').setAccessMode('read only') : transaction;
+  return consistent.execute(work);
 }
 
 export async function countRows(db: AnyDb, table: string): Promise<number> {

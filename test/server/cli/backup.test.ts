@@ -5,24 +5,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { test } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
-import { BASE_URL, createTestApp, PASSWORD, TEST_SECRET_KEY, type TestApp } from '../../support/app.js';
+import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
 import { steady } from '../../support/cli.js';
 import { createTestDatabase } from '../../support/database.js';
-import type { TestClient } from '../../support/client.js';
+import { appEnv, cliEnv, startWriters, WRITERS_DATE } from './support.js';
 
 const run = promisify(execFile);
-const DATE = '2026-01-15';
-
-function envFor(app: TestApp): Record<string, string> {
-  const database = app.deps.config.database;
-  return {
-    DATABASE_URL: database.kind === 'sqlite' ? `sqlite:${database.file}` : database.url,
-    DATA_DIR: app.deps.config.dataDir,
-    BASE_URL,
-    SECRET_KEY: TEST_SECRET_KEY,
-    LOG_LEVEL: 'silent',
-  };
-}
 
 /** Puts the backup where a server can be started on it: the file itself (SQLite) or a fresh database restored from the dump. */
 async function restore(app: TestApp, file: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
@@ -39,31 +27,12 @@ test(
   async (t) => {
     const app = await createTestApp();
     t.after(() => app.close());
-    const writers: Array<{ client: TestClient; goalId: string; acked: number[]; ackedBefore: number[] }> = [];
-    for (let i = 0; i < 4; i++) {
-      const client = await app.register(`writer${i}@example.com`);
-      const goalId = (await client.post('/api/goals', { name: `Writer ${i} 📝` })).body.id;
-      writers.push({ client, goalId, acked: [], ackedBefore: [] });
-    }
-
-    let backupBegan = false;
-    let stop = false;
-    const writing = writers.map(async (writer) => {
-      for (let amount = 1; !stop; amount++) {
-        const answer = await writer.client.post(`/api/goals/${writer.goalId}/sets/${DATE}`, { amount });
-        assert.equal(answer.status, 200, answer.text);
-        writer.acked.push(amount);
-        if (!backupBegan) writer.ackedBefore.push(amount);
-      }
-    });
-    // Let the writers get going, then back up while they keep logging.
-    while (writers.some((writer) => writer.acked.length < 20)) await new Promise((resolve) => setTimeout(resolve, 5));
+    const { writers, began, stop } = await startWriters(app, 4);
     const directory = fs.mkdtempSync(path.join(app.deps.config.dataDir, 'backups-'));
     const file = path.join(directory, 'steady-backup.db');
-    backupBegan = true;
-    const backup = await steady(['backup', file], envFor(app));
-    stop = true;
-    await Promise.all(writing);
+    began();
+    const backup = await steady(['backup', file], appEnv(app));
+    await stop();
 
     assert.equal(backup.stderr, '');
     assert.equal(backup.code, 0);
@@ -96,7 +65,7 @@ test(
       const [goal] = (await client.get('/api/goals')).body;
       assert.equal(goal.id, writer.goalId);
       assert.equal(goal.name, `Writer ${i} 📝`);
-      const amounts: number[] = goal.sets[DATE];
+      const amounts: number[] = goal.sets[WRITERS_DATE];
       // A snapshot: the writer's amounts in order up to some point, and at least all acknowledged before the backup.
       assert.deepEqual(amounts, writer.acked.slice(0, amounts.length));
       assert.ok(
@@ -108,15 +77,25 @@ test(
 );
 
 test(
-  'steady backup refuses to run without exactly one FILE (exit 2) and fails on an unwritable place (exit 1)',
+  'steady backup refuses to run without exactly one FILE (exit 2); a missing folder or a FILE that is a folder is named as the operator gave it (exit 1)',
   { timeout: 60_000 },
   async (t) => {
     const app = await createTestApp();
     t.after(() => app.close());
-    assert.equal((await steady(['backup'], envFor(app))).code, 2);
-    const failed = await steady(['backup', path.join(app.deps.config.dataDir, 'missing-folder', 'x.db')], envFor(app));
-    assert.equal(failed.code, 1);
-    assert.match(failed.stderr, /^steady backup: /);
+    assert.equal((await steady(['backup'], appEnv(app))).code, 2);
+    const folder = path.join(app.deps.config.dataDir, 'missing-folder');
+    const missing = await steady(['backup', path.join(folder, 'x.db')], appEnv(app));
+    assert.equal(missing.code, 1);
+    // Not the temporary file's name (".x.db.partial-<pid>-<random>"), which the operator never gave.
+    assert.equal(
+      missing.stderr,
+      `steady backup: cannot write ${path.join(folder, 'x.db')}: the folder ${folder} does not exist\n`,
+    );
+    const directory = fs.mkdtempSync(path.join(app.deps.config.dataDir, 'backups-'));
+    const intoFolder = await steady(['backup', directory], appEnv(app));
+    assert.equal(intoFolder.code, 1);
+    assert.equal(intoFolder.stderr, `steady backup: cannot write ${directory}: it is a folder; name a file in it\n`);
+    assert.deepEqual(fs.readdirSync(directory), [], 'no temporary file is left');
   },
 );
 
@@ -128,14 +107,7 @@ test(
     t.after(() => database.drop());
     const emptyPath = fs.mkdtempSync(path.join(database.dataDir, 'no-tools-'));
     const file = path.join(database.dataDir, 'steady.dump');
-    const result = await steady(['backup', file], {
-      PATH: emptyPath,
-      DATABASE_URL: database.url,
-      DATA_DIR: database.dataDir,
-      BASE_URL,
-      SECRET_KEY: TEST_SECRET_KEY,
-      LOG_LEVEL: 'silent',
-    });
+    const result = await steady(['backup', file], { ...cliEnv(database.url, database.dataDir), PATH: emptyPath });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /pg_dump was not found on PATH/);
     assert.match(result.stderr, /pg_dump --format=custom --no-owner --file=steady\.dump "\$DATABASE_URL"/);

@@ -1,31 +1,33 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type DatabaseConfig, parseDatabaseUrl } from '../../../src/server/config.js';
-import { listDataTables, readRows } from '../../../src/server/db/copy-store.js';
+import { type Kysely, sql } from 'kysely';
+import { parseDatabaseUrl } from '../../../src/server/config.js';
+import { listDataTables, readRows, type Row } from '../../../src/server/db/copy-store.js';
+import type { DialectName } from '../../../src/server/db/dialect.js';
+import { migrateToLatest } from '../../../src/server/db/migrate.js';
 import { openDatabase } from '../../../src/server/db/open.js';
-import { BASE_URL, createTestApp, PASSWORD, TEST_SECRET_KEY } from '../../support/app.js';
+import { setsSize } from '../../../src/server/goals/serialize.js';
+import { createTestApp, PASSWORD } from '../../support/app.js';
 import { steady } from '../../support/cli.js';
 import { createTestDatabase } from '../../support/database.js';
+import { appEnv, cliEnv, startWriters, urlOf, WRITERS_DATE } from './support.js';
 
-const urlOf = (database: DatabaseConfig) => (database.kind === 'sqlite' ? `sqlite:${database.file}` : database.url);
-const envOf = (databaseUrl: string, dataDir: string) => ({
-  DATABASE_URL: databaseUrl,
-  DATA_DIR: dataDir,
-  BASE_URL,
-  SECRET_KEY: TEST_SECRET_KEY,
-  LOG_LEVEL: 'silent',
-});
-
-/** Every row of every table, in a stable order. */
-async function dump(url: string): Promise<Record<string, unknown[]>> {
+async function onDatabase<T>(url: string, work: (db: Kysely<any>, dialect: DialectName) => Promise<T>): Promise<T> {
   const handle = await openDatabase(parseDatabaseUrl(url));
   try {
-    const tables: Record<string, unknown[]> = {};
-    for (const table of await listDataTables(handle.db)) tables[table.name] = await readRows(handle.db, table);
-    return tables;
+    return await work(handle.db, handle.dialect);
   } finally {
     await handle.close();
   }
+}
+
+/** Every row of every table, in a stable order. */
+function dump(url: string): Promise<Record<string, Row[]>> {
+  return onDatabase(url, async (db) => {
+    const tables: Record<string, Row[]> = {};
+    for (const table of await listDataTables(db)) tables[table.name] = await readRows(db, table);
+    return tables;
+  });
 }
 
 test(
@@ -92,7 +94,7 @@ test(
       assert.equal(original[table]?.length, 1, table);
     }
 
-    const toPg = await steady(['copy', '--to', postgres.url], envOf(sourceUrl, sourceDb.dataDir));
+    const toPg = await steady(['copy', '--to', postgres.url], cliEnv(sourceUrl, sourceDb.dataDir));
     assert.equal(toPg.stderr, '');
     assert.equal(toPg.code, 0);
     assert.match(toPg.stdout, /^users\s+2$/m);
@@ -102,13 +104,13 @@ test(
     assert.deepEqual(await dump(postgres.url), original);
 
     // Into a database that has data: refused, exit code not 0, nothing changed.
-    const again = await steady(['copy', '--to', postgres.url], envOf(sourceUrl, sourceDb.dataDir));
+    const again = await steady(['copy', '--to', postgres.url], cliEnv(sourceUrl, sourceDb.dataDir));
     assert.equal(again.code, 1);
     assert.match(again.stderr, /the target is not empty \(\w+ has \d+ rows\)/);
     assert.deepEqual(await dump(postgres.url), original);
 
     const backUrl = `sqlite:${back.dataDir}/steady.db`;
-    const toSqlite = await steady(['copy', '--to', backUrl], envOf(postgres.url, postgres.dataDir));
+    const toSqlite = await steady(['copy', '--to', backUrl], cliEnv(postgres.url, postgres.dataDir));
     assert.equal(toSqlite.code, 0, toSqlite.stderr);
     assert.deepEqual(await dump(backUrl), original);
 
@@ -137,10 +139,138 @@ test(
 test('steady copy without --to, or with a bad URL, is a usage error (exit 2)', { timeout: 60_000 }, async (t) => {
   const database = await createTestDatabase('sqlite');
   t.after(() => database.drop());
-  const env = envOf(`sqlite:${database.dataDir}/steady.db`, database.dataDir);
+  const env = cliEnv(`sqlite:${database.dataDir}/steady.db`, database.dataDir);
   assert.equal((await steady(['copy'], env)).code, 2);
   const bad = await steady(['copy', '--to', 'mysql://x'], env);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /^steady copy: --to must start with sqlite: or postgres:\/\//);
-  assert.equal((await steady(['copy', '--to', `sqlite:${database.dataDir}/steady.db`], env)).code, 1);
+  assert.equal((await steady(['migrate'], env)).code, 0);
+  const itself = await steady(['copy', '--to', `sqlite:${database.dataDir}/steady.db`], env);
+  assert.equal(itself.code, 1);
+  assert.equal(itself.stderr, 'steady copy: the target is the configured database itself\n');
 });
+
+/** A trigger that makes the database drop every row inserted into goal_entries, and how to remove it again. */
+const DROP_ENTRIES: Record<DialectName, { on: string[]; off: string[] }> = {
+  sqlite: {
+    on: ['create trigger drop_entries before insert on goal_entries begin select raise(ignore); end'],
+    off: ['drop trigger drop_entries'],
+  },
+  postgres: {
+    on: [
+      'create function drop_row() returns trigger language plpgsql as $$ begin return null; end $$',
+      'create trigger drop_entries before insert on goal_entries for each row execute function drop_row()',
+    ],
+    off: ['drop trigger drop_entries on goal_entries', 'drop function drop_row()'],
+  },
+};
+
+/** Waits until `done` says so, checking every 10 ms, at most 20 s. */
+async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
+  for (const start = Date.now(); !(await done()); await new Promise((resolve) => setTimeout(resolve, 10))) {
+    if (Date.now() - start > 20_000) throw new Error(`gave up waiting: ${what}`);
+  }
+}
+
+test(
+  'steady copy while the server logs: the target is one snapshot of the source (each goal agrees with its entries), and the copy succeeds',
+  { timeout: 120_000 },
+  async (t) => {
+    // The source on TEST_DB's engine, whose snapshot is what is tested; the target on PostgreSQL, where a lock held
+    // by a second connection can hold the copy between two tables.
+    const source = await createTestApp();
+    const target = await createTestDatabase('postgres');
+    t.after(async () => {
+      await source.close();
+      await target.drop();
+    });
+    const { writers, began, stop } = await startWriters(source, 4);
+
+    // Until the copy waits to insert into the target's goals (it has read the source's goals then), and the writers
+    // have logged five more each, the target's goals stay locked: those logs land in the source after the copy read
+    // the goals and before it reads their entries, as a serving server's writes land in a long copy.
+    const { copying } = await onDatabase(target.url, async (db) => {
+      await migrateToLatest(db, 'postgres');
+      return db.transaction().execute(async (trx) => {
+        await sql`lock table goals in share mode`.execute(trx);
+        began();
+        const copying = steady(['copy', '--to', target.url], appEnv(source));
+        await until('the copy waits for the lock', async () => {
+          const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'relation'`.execute(db);
+          return waiting.rows[0]!.n > 0;
+        });
+        const logged = writers.map((writer) => writer.acked.length);
+        await until('five more logs each', () => writers.every((writer, i) => writer.acked.length >= logged[i]! + 5));
+        return { copying };
+      });
+    });
+    const copy = await copying;
+    await stop();
+
+    // Tables read one after the other from the live source, and compared with it again afterwards, gave
+    // "counts differ for goal_entries: copied 346, source now 349" and exit 1, with the target already committed.
+    assert.equal(copy.stderr, '');
+    assert.equal(copy.code, 0);
+    const copied = await dump(target.url);
+    assert.match(copy.stdout, new RegExp(`^goal_entries\\s+${copied.goal_entries!.length}$`, 'm'));
+    for (const [i, writer] of writers.entries()) {
+      const goal = copied.goals!.find((row) => String(row.id) === writer.goalId)!;
+      const amounts = copied
+        .goal_entries!.filter((row) => String(row.goal_id) === writer.goalId && row.removed_at === null)
+        .map((row) => Number(row.amount));
+      // The writer's amounts in order up to some point, at least those acknowledged before the copy began...
+      assert.deepEqual(amounts, writer.acked.slice(0, amounts.length));
+      assert.ok(amounts.length >= writer.ackedBefore.length, `writer ${i}: ${amounts.length} copied`);
+      // ...and the goal row as it was at the same moment: its size counters count exactly these amounts.
+      assert.deepEqual(
+        { dates: goal.sets_dates, amountChars: goal.sets_amount_chars },
+        setsSize({ [WRITERS_DATE]: amounts }),
+        `writer ${i}: the goal row and its ${amounts.length} entries are from different moments`,
+      );
+    }
+  },
+);
+
+test(
+  'steady copy whose count check fails leaves the target empty, and a second try after the cause is gone copies',
+  { timeout: 120_000 },
+  async (t) => {
+    const source = await createTestApp();
+    const target = await createTestDatabase();
+    t.after(async () => {
+      await source.close();
+      await target.drop();
+    });
+    const anna = await source.register('anna@example.com');
+    const goalId = (await anna.post('/api/goals', { name: 'Push-ups' })).body.id;
+    for (const amount of [10, 20, 30]) await anna.post(`/api/goals/${goalId}/sets/${WRITERS_DATE}`, { amount });
+
+    // A target that silently drops every goal entry inserted into it (a trigger left behind by someone): the copy
+    // finds fewer rows than it read only by counting, and that must happen before its transaction commits.
+    await onDatabase(target.url, async (db, dialect) => {
+      await migrateToLatest(db, dialect);
+      for (const statement of DROP_ENTRIES[dialect].on) await sql.raw(statement).execute(db);
+    });
+    const failed = await steady(['copy', '--to', target.url], appEnv(source));
+    assert.equal(failed.code, 1);
+    assert.deepEqual(
+      Object.entries(await dump(target.url)).filter(([, rows]) => rows.length > 0),
+      [],
+      'no table of the target has rows',
+    );
+    assert.equal(failed.stdout, '');
+    assert.equal(
+      failed.stderr,
+      'steady copy: counts differ for goal_entries: read 3 rows from the source, the target has 0; nothing was copied\n',
+    );
+
+    // Not "the target is not empty": once the trigger is gone, the same command copies.
+    await onDatabase(target.url, async (db, dialect) => {
+      for (const statement of DROP_ENTRIES[dialect].off) await sql.raw(statement).execute(db);
+    });
+    const copied = await steady(['copy', '--to', target.url], appEnv(source));
+    assert.equal(copied.code, 0, copied.stderr);
+    assert.deepEqual(await dump(target.url), await dump(urlOf(source.deps.config.database)));
+  },
+);
