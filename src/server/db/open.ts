@@ -40,7 +40,10 @@ export interface PoolStats {
  * (decision 0050).
  */
 export const DATABASE_TIMEOUTS = {
-  /** Opening one PostgreSQL connection: an unreachable server fails within this. */
+  /**
+   * Opening one PostgreSQL connection: an unreachable server fails within this, and so does every request waiting
+   * for a connection at the time.
+   */
   connectMs: 1_000,
   /** After a failed connection attempt, new requests fail at once for this long instead of each trying again. */
   failFastMs: 500,
@@ -179,28 +182,18 @@ function clientWithConnectTimeout(pg: typeof import('pg').default, timeoutMs: nu
 
 /**
  * What Kysely sees of the pool, with two guards:
- * - while the database is down (the last connection attempt failed less than `failFastMs` ago), new requests fail
- *   at once instead of queueing for their own attempt, so many waiting requests still answer 503 quickly;
+ * - connections are checked out by `outageAwareCheckout`, so that requests answer 503 quickly while the database
+ *   is unreachable, however many of them wait;
  * - after pg's query timeout the connection still waits for the lost answer, and Kysely would hand it back as
  *   healthy, so the next query would queue behind it; such a connection is released as broken instead and the
  *   pool opens a fresh one when needed.
  */
 function resilientPool(pool: pg.Pool, statementNames: StatementNames | null): pg.Pool {
+  const checkout = outageAwareCheckout(pool);
   const timedOut = new WeakSet<pg.PoolClient>();
   const watched = new WeakSet<pg.PoolClient>();
-  let failedAt: number | null = null;
   const connect = async () => {
-    if (failedAt !== null && Date.now() - failedAt < DATABASE_TIMEOUTS.failFastMs) {
-      throw Object.assign(new Error('the database was unreachable a moment ago'), { code: 'ECONNREFUSED' });
-    }
-    let client: pg.PoolClient;
-    try {
-      client = await pool.connect();
-      failedAt = null;
-    } catch (error) {
-      if (isDatabaseUnavailable(error)) failedAt = Date.now();
-      throw error;
-    }
+    const client = await checkout();
     if (!watched.has(client)) {
       watched.add(client);
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -225,6 +218,53 @@ function resilientPool(pool: pg.Pool, statementNames: StatementNames | null): pg
   };
   // Kysely calls only these two.
   return { connect, end: () => pool.end() } as unknown as pg.Pool;
+}
+
+/**
+ * Checks a connection out of pg-pool, failing fast while the database is unreachable (decision 0050). An attempt to
+ * connect to a server that never answers takes `connectMs`, and pg-pool serves its queue one attempt per free place
+ * in the pool, so without these rules the 30th of 30 waiting requests would hear after five rounds of attempts:
+ * - when an attempt fails as unavailable, every request waiting for a connection fails with it at once: their own
+ *   attempts would fail alike;
+ * - for `failFastMs` after that, new requests fail at once instead of each making an attempt.
+ * pg-pool cannot take a waiter out of its queue: when a given-up waiter's turn comes, its attempt runs anyway (one
+ * more probe of whether the database is back) and the connection it gets goes straight back to the pool. Waiting for
+ * a busy pool whose connections work has no deadline: only a failed attempt ends it.
+ */
+function outageAwareCheckout(pool: pg.Pool): () => Promise<pg.PoolClient> {
+  let failedAt: number | null = null;
+  /** The reject functions of the requests still waiting; a request leaves the set when it is answered. */
+  const waiting = new Set<(error: unknown) => void>();
+  const failAllWaiting = (error: unknown) => {
+    for (const reject of waiting) reject(error);
+    waiting.clear();
+  };
+  return () => {
+    if (failedAt !== null && Date.now() - failedAt < DATABASE_TIMEOUTS.failFastMs) {
+      return Promise.reject(
+        Object.assign(new Error('the database was unreachable a moment ago'), { code: 'ECONNREFUSED' }),
+      );
+    }
+    return new Promise<pg.PoolClient>((resolve, reject) => {
+      waiting.add(reject);
+      pool.connect().then(
+        (client) => {
+          failedAt = null;
+          if (waiting.delete(reject)) resolve(client);
+          else client.release();
+        },
+        (error: unknown) => {
+          const stillWaiting = waiting.delete(reject);
+          if (isDatabaseUnavailable(error)) {
+            failedAt = Date.now();
+            // The attempt's own error: what each waiter's attempt would have said (and is logged with its 503).
+            failAllWaiting(error);
+          }
+          if (stillWaiting) reject(error);
+        },
+      );
+    });
+  };
 }
 
 /**
