@@ -181,6 +181,7 @@ export const de: Messages = {
   'invites.status.used': 'Verwendet',
   'invites.status.expired': 'Abgelaufen',
   'invites.usedBy': 'Verwendet von {email} am {date}',
+  'invites.usedByDeleted': 'Verwendet am {date} von einem Konto, das es nicht mehr gibt',
   'invites.validUntil': 'Gültig bis {date}',
   'invites.expiredOn': 'Abgelaufen am {date}',
   'invites.createdOn': 'Erstellt am {date}',

@@ -179,6 +179,7 @@ export const en = {
   'invites.status.used': 'Used',
   'invites.status.expired': 'Expired',
   'invites.usedBy': 'Used by {email} on {date}',
+  'invites.usedByDeleted': 'Used on {date} by an account that no longer exists',
   'invites.validUntil': 'Valid until {date}',
   'invites.expiredOn': 'Expired on {date}',
   'invites.createdOn': 'Created on {date}',

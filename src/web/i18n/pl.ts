@@ -200,6 +200,7 @@ export const pl: Messages = {
   'invites.status.used': 'Wykorzystane',
   'invites.status.expired': 'Wygasło',
   'invites.usedBy': 'Wykorzystane przez {email} dnia {date}',
+  'invites.usedByDeleted': 'Wykorzystane dnia {date} przez konto, które już nie istnieje',
   'invites.validUntil': 'Ważne do {date}',
   'invites.expiredOn': 'Wygasło {date}',
   'invites.createdOn': 'Utworzone {date}',
