@@ -272,6 +272,8 @@ export const pl: Messages = {
   'settings.timezoneSaved': 'Strefa czasowa zapisana.',
 
   'admin.title': 'Użytkownicy',
+  // Persons (masculine personal) take the genitive after 2–4 too: "dwóch użytkowników", and after 22–24 only that
+  // ("dwudziestu dwóch użytkowników"); "użytkownicy" would be wrong for 22.
   'admin.count': { one: '# użytkownik', few: '# użytkowników', many: '# użytkowników', other: '# użytkownika' },
   'admin.email': 'E-mail',
   'admin.name': 'Nazwa',
