@@ -235,7 +235,8 @@ export const pl: Messages = {
     other: 'Zaimportowano # celu.',
   },
   'settings.importWhere': 'Pierwsza nieprawidłowa wartość jest w {field}.',
-  'settings.importWhereGoal': 'Pierwsza nieprawidłowa wartość należy do celu nr {number} w pliku („{name}”): {field}.',
+  'settings.importWhereGoal':
+    'Pierwsza nieprawidłowa wartość należy do celu nr {number} w pliku („{name}”), pole „{field}”.',
   'settings.delete': 'Usuń konto',
   'settings.deleteWarning':
     'Usunięcie konta usuwa Twoje cele, wszystkie wpisy i zaproszenia oraz wylogowuje Cię na wszystkich urządzeniach. Tego nie można cofnąć.',
@@ -290,6 +291,7 @@ export const pl: Messages = {
   },
   'error.missing_field': 'Wypełnij to pole.',
   'error.missing_field.import-file': 'Najpierw wybierz plik.',
+  'error.invalid_import.import-file': 'Ten plik nie jest eksportem Steady.',
   'error.invalid_email': 'To nie jest prawidłowy adres e-mail.',
   'error.password_too_short': 'Hasło musi mieć co najmniej {passwordMin} znaków.',
   'error.password_too_long': 'Hasło może mieć najwyżej {passwordMax} znaków.',
@@ -327,7 +329,7 @@ export const pl: Messages = {
   'error.too_many_dates': 'Ten cel ma za dużo zapisanych dni.',
   'error.too_many_amounts': 'Za dużo wpisów w tym dniu.',
   'error.note_too_long': 'Notatka jest za długa (najwyżej {inviteNoteMax} znaków).',
-  'error.invalid_import': 'Ten plik nie jest eksportem Steady albo zawiera nieprawidłową wartość.',
+  'error.invalid_import': 'Jedna z wartości w tym eksporcie jest nieprawidłowa.',
   'error.invalid_idempotency_key': 'Nie udało się powiązać tego z wcześniejszą próbą. Spróbuj ponownie.',
   'error.idempotency_key_reused': 'To zostało już raz wysłane z inną treścią. Odśwież stronę i spróbuj ponownie.',
   'error.invalid_timezone': 'Serwer nie zna tej strefy czasowej (np. Europe/Warsaw).',

@@ -9,7 +9,7 @@ import { LanguagePicker } from '../components/LanguagePicker.js';
 import { Page } from '../components/Page.js';
 import { TimeZoneSetting } from '../components/TimeZoneSetting.js';
 import { useApp } from '../context.js';
-import { type ImportPlace, importPlace, importPlaceText } from '../import-place.js';
+import { type ImportPlace, importPlace, importPlaceText, isSteadyExport } from '../import-place.js';
 import { checkLength } from '../errors.js';
 import { t, tp } from '../i18n/index.js';
 import { useLostTry } from '../lost-try.js';
@@ -198,6 +198,7 @@ function ImportForm() {
     } catch {
       throw new FieldProblem(IMPORT_FILE, 'invalid_import');
     }
+    if (!isSteadyExport(document)) throw new FieldProblem(IMPORT_FILE, 'invalid_import');
     try {
       const answer = await api.importGoals(
         document,
