@@ -99,6 +99,32 @@ test(
 
     await page.goto(`${server.baseUrl}/#/settings`);
     await page.getByText('Your time zone: Europe/Warsaw').waitFor();
+
+    // Settings opened while the saved zone cannot be loaded: a loading note, then the failure with Try again; never
+    // "not set yet" with an offer to overwrite the zone the account has.
+    let answering = false;
+    let fail = () => {};
+    const failing = new Promise<void>((resolve) => (fail = resolve));
+    await page.route('**/api/preferences', async (route) => {
+      if (answering) return route.fallback();
+      await failing;
+      await route.abort('connectionrefused');
+    });
+    await page.reload();
+    const zone = page.locator('.card', { has: page.getByRole('heading', { name: 'Time zone' }) });
+    await zone.getByText('Loading…').waitFor();
+    const falseZone = async () =>
+      (await zone.getByText('not set yet', { exact: false }).count()) +
+      (await zone.getByRole('button', { name: /^Use this device's time zone/ }).count());
+    assert.equal(await falseZone(), 0, 'nothing said about the zone while it loads');
+    fail();
+    await zone.getByRole('button', { name: 'Try again' }).waitFor();
+    await zone.getByText('The server could not be reached', { exact: false }).waitFor();
+    assert.equal(await falseZone(), 0, 'nothing said about the zone when it could not be loaded');
+    answering = true;
+    await zone.getByRole('button', { name: 'Try again' }).click();
+    await zone.getByText('Your time zone: Europe/Warsaw').waitFor();
+    assert.equal(await zone.getByRole('button', { name: 'Try again' }).count(), 0);
   },
 );
 

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { isReminderTime, type ReminderChannel } from '../../common/reminders.js';
 import { api, type Goal, type Reminder } from '../api.js';
-import { errorText, FieldProblem } from '../errors.js';
+import { FieldProblem } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { pushSupport, subscribeToPush } from '../push.js';
 import { useLoad } from '../use-load.js';
 import { useSubmit } from '../use-submit.js';
-import { Field, FormMessage, LoadFailed } from './Field.js';
+import { Field, FormMessage, Loaded } from './Field.js';
 
 const DEFAULT_TIME = '19:00';
 
@@ -20,17 +20,15 @@ export function ReminderPanel({ goal }: { goal: Goal }) {
     <section class="card stack" aria-labelledby="reminder-title">
       <h2 id="reminder-title">{t('reminder.title')}</h2>
       <p class="muted">{t('reminder.intro')}</p>
-      {saved.data ? (
-        <ReminderForm
-          goal={goal}
-          reminder={saved.data[0].find((each) => each.goal_id === goal.id)}
-          zone={saved.data[1].timezone}
-        />
-      ) : saved.error !== null ? (
-        <LoadFailed error={errorText(saved.error)} onRetry={() => void saved.reload()} />
-      ) : (
-        <p class="muted">{t('app.loading')}</p>
-      )}
+      <Loaded load={saved}>
+        {([reminders, preferences]) => (
+          <ReminderForm
+            goal={goal}
+            reminder={reminders.find((each) => each.goal_id === goal.id)}
+            zone={preferences.timezone}
+          />
+        )}
+      </Loaded>
     </section>
   );
 }
