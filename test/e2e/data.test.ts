@@ -111,6 +111,9 @@ test(
         await form.getByLabel('Export file (JSON)').setInputFiles(exportFile);
         await form.getByRole('button', { name: 'Import goals' }).click();
         await form.getByText('1 goal imported.').waitFor();
+        // Another file chosen is not imported yet: the message about the last one goes.
+        await form.getByLabel('Export file (JSON)').setInputFiles(exportFile);
+        await form.getByText('1 goal imported.').waitFor({ state: 'hidden' });
         await page.goto(`${server.baseUrl}/#/`);
         await page.getByRole('heading', { name: 'Your goals' }).waitFor();
         const names = await page.evaluate(async () =>

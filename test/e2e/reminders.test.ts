@@ -64,6 +64,10 @@ test(
     await panel.getByRole('button', { name: 'Save reminder' }).click();
     await panel.getByText('Reminder set.').waitFor();
     assert.deepEqual(await api('GET', '/api/reminders'), [{ goal_id: goal.id, time: '07:45', channel: 'email' }]);
+    // A time changed after saving is not set: "Reminder set." goes rather than stand beside it.
+    await panel.getByLabel('Time').fill('08:15');
+    await panel.getByText('Reminder set.').waitFor({ state: 'hidden' });
+    await panel.getByLabel('Time').fill('07:45');
     assert.deepEqual(await axeViolations(page, 'light'), []);
 
     // Another goal's page, reached without a reload (as a tap on a reminder does): its own reminder, none there.

@@ -46,16 +46,14 @@ export function TimeZoneSetting() {
 
 function TimeZoneForm({ saved }: { saved: string | null }) {
   const [zone, setZone] = useState(saved);
-  const [done, setDone] = useState(false);
   const device = deviceTimeZone();
   const form = useSubmit([], async () => {
-    setDone(false);
     setZone((await api.setTimezone(device!)).timezone);
-    setDone(true);
+    return () => t('settings.timezoneSaved');
   });
   return (
     <form class="stack" onSubmit={form.submit} noValidate aria-labelledby="timezone-title">
-      <FormMessage error={form.formError} success={done ? t('settings.timezoneSaved') : null} />
+      <FormMessage error={form.formError} success={form.success} />
       <p id="timezone-current">{t('settings.timezoneCurrent', { zone: zone ?? t('settings.timezoneNone') })}</p>
       {device && device !== zone && (
         <button type="submit" disabled={form.busy}>
