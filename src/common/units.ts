@@ -1,7 +1,8 @@
 /**
  * Units that read right with any count (decision 0096). A goal's unit is free text, stored once; when it is one of
  * the counted words below, in any of its forms, it is shown (in the app and in reminders) in the form its own language's Intl.PluralRules picks
- * for the number in front of it ("1 rep", "5 powtórzeń"). Any other unit ("km", "Stück") is shown as typed.
+ * for the number in front of it ("1 rep", "5 powtórzeń"), and after "of" a number in the case that needs ("0 z 4
+ * stron", "0 von 4 Gläsern"). Any other unit ("km", "Stück") is shown as typed.
  */
 import type { Locale } from './locales.js';
 
@@ -12,6 +13,11 @@ interface CountedUnit {
   /** The language of the word, which decides its plural rules (not the language the app is shown in). */
   locale: Locale;
   forms: PluralForms;
+  /**
+   * The forms after "of" a number where they differ from `forms`: Polish "z" takes the genitive ("0 z 4 stron",
+   * "0 z 1 strony"), German "von" the dative ("0 von 4 Gläsern").
+   */
+  of?: PluralForms;
   /** "times", "Mal", "razy": a count of occurrences, so one of them reads "once". */
   occurrences?: true;
 }
@@ -28,14 +34,39 @@ const COUNTED_UNITS: CountedUnit[] = [
   { locale: 'de', forms: { one: 'Wiederholung', other: 'Wiederholungen' } },
   { locale: 'de', forms: { one: 'Minute', other: 'Minuten' } },
   { locale: 'de', forms: { one: 'Seite', other: 'Seiten' } },
-  { locale: 'de', forms: { one: 'Schritt', other: 'Schritte' } },
-  { locale: 'de', forms: { one: 'Glas', other: 'Gläser' } },
-  { locale: 'pl', forms: { one: 'raz', few: 'razy', many: 'razy', other: 'razy' }, occurrences: true },
-  { locale: 'pl', forms: { one: 'powtórzenie', few: 'powtórzenia', many: 'powtórzeń', other: 'powtórzenia' } },
-  { locale: 'pl', forms: { one: 'minuta', few: 'minuty', many: 'minut', other: 'minuty' } },
-  { locale: 'pl', forms: { one: 'strona', few: 'strony', many: 'stron', other: 'strony' } },
-  { locale: 'pl', forms: { one: 'krok', few: 'kroki', many: 'kroków', other: 'kroku' } },
-  { locale: 'pl', forms: { one: 'szklanka', few: 'szklanki', many: 'szklanek', other: 'szklanki' } },
+  { locale: 'de', forms: { one: 'Schritt', other: 'Schritte' }, of: { one: 'Schritt', other: 'Schritten' } },
+  { locale: 'de', forms: { one: 'Glas', other: 'Gläser' }, of: { one: 'Glas', other: 'Gläsern' } },
+  {
+    locale: 'pl',
+    forms: { one: 'raz', few: 'razy', many: 'razy', other: 'razy' },
+    of: { one: 'razu', few: 'razy', many: 'razy', other: 'razu' },
+    occurrences: true,
+  },
+  {
+    locale: 'pl',
+    forms: { one: 'powtórzenie', few: 'powtórzenia', many: 'powtórzeń', other: 'powtórzenia' },
+    of: { one: 'powtórzenia', few: 'powtórzeń', many: 'powtórzeń', other: 'powtórzenia' },
+  },
+  {
+    locale: 'pl',
+    forms: { one: 'minuta', few: 'minuty', many: 'minut', other: 'minuty' },
+    of: { one: 'minuty', few: 'minut', many: 'minut', other: 'minuty' },
+  },
+  {
+    locale: 'pl',
+    forms: { one: 'strona', few: 'strony', many: 'stron', other: 'strony' },
+    of: { one: 'strony', few: 'stron', many: 'stron', other: 'strony' },
+  },
+  {
+    locale: 'pl',
+    forms: { one: 'krok', few: 'kroki', many: 'kroków', other: 'kroku' },
+    of: { one: 'kroku', few: 'kroków', many: 'kroków', other: 'kroku' },
+  },
+  {
+    locale: 'pl',
+    forms: { one: 'szklanka', few: 'szklanki', many: 'szklanek', other: 'szklanki' },
+    of: { one: 'szklanki', few: 'szklanek', many: 'szklanek', other: 'szklanki' },
+  },
 ];
 
 const rules = new Map<Locale, Intl.PluralRules>();
@@ -56,11 +87,15 @@ function countedUnit(unit: string): CountedUnit | undefined {
   );
 }
 
-/** `unit` in the form that goes with `count`: "rep" for 1, "reps" for 5; unknown units come back unchanged. */
-export function unitText(unit: string, count: number): string {
+/**
+ * `unit` in the form that goes with `count`: "rep" for 1, "reps" for 5; with `after: 'of'`, the form after "of"
+ * that count ("Finished: 0 of 4 pages" is "0 z 4 stron"). Unknown units come back unchanged.
+ */
+export function unitText(unit: string, count: number, after: 'count' | 'of' = 'count'): string {
   const known = countedUnit(unit);
   if (!known) return unit;
-  const form = known.forms[pluralRules(known.locale).select(count)] ?? known.forms.other;
+  const forms = (after === 'of' && known.of) || known.forms;
+  const form = forms[pluralRules(known.locale).select(count)] ?? forms.other;
   // Keep the writer's capital ("Reps" stays capitalised), never remove German nouns' capitals.
   const first = unit.trim().charAt(0);
   return first !== first.toLowerCase() ? form.charAt(0).toUpperCase() + form.slice(1) : form;

@@ -30,7 +30,7 @@ export function goalStatusText(goal: GoalProgressInput & { unit: string }, today
       return tp('goal.startsIn', daysBetween(today, startDateKey(goal)));
     case 'finished': {
       const { done, target } = goalTotals(goal);
-      return t('goal.finishedTotal', { done, target, unit: unitText(goal.unit, target) });
+      return t('goal.finishedTotal', { done, target, unit: unitText(goal.unit, target, 'of') });
     }
     case 'running':
       return t('goal.todayText', {
@@ -39,4 +39,13 @@ export function goalStatusText(goal: GoalProgressInput & { unit: string }, today
         unit: unitText(goal.unit, goal.daily),
       });
   }
+}
+
+/** The ring's label while the goal runs: "35 of 50 push-ups today", the unit in its form after "of". */
+export function todayRingLabel(goal: GoalProgressInput & { unit: string }, today: string): string {
+  return t('goal.ringLabel', {
+    done: dayTotal(goal.sets, today),
+    target: goal.daily,
+    unit: unitText(goal.unit, goal.daily, 'of'),
+  });
 }

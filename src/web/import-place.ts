@@ -1,4 +1,14 @@
+import { EXPORT_FORMAT } from '../common/contract/export-identity.js';
+import { goalFieldLabel, isGoalField } from './goal-fields.js';
 import { t } from './i18n/index.js';
+
+/**
+ * Whether a chosen file's JSON is a Steady export at all (its `format`), checked before it is sent: a file that is
+ * not is refused in a plain sentence, not by the path of a key it happens to have.
+ */
+export function isSteadyExport(document: unknown): boolean {
+  return (document as { format?: unknown } | null)?.format === EXPORT_FORMAT;
+}
 
 /** Where a refused import file's first bad value is: inside a goal (by its place in the file and its name) or not. */
 export interface ImportPlace {
@@ -21,8 +31,9 @@ export function importPlace(field: string, document: unknown): ImportPlace {
   return { field: inGoal[2]!, goal: { number: Number(inGoal[1]) + 1, name } };
 }
 
+/** Where the bad value is, in words; a goal's value with a field in the goal form is named by that field's label. */
 export function importPlaceText({ field, goal }: ImportPlace): string {
-  return goal
-    ? t('settings.importWhereGoal', { number: goal.number, name: goal.name, field })
-    : t('settings.importWhere', { field });
+  if (!goal) return t('settings.importWhere', { field });
+  const named = isGoalField(field) ? goalFieldLabel(field) : field;
+  return t('settings.importWhereGoal', { number: goal.number, name: goal.name, field: named });
 }

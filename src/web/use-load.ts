@@ -5,7 +5,13 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
  * not, and `reload` for after a change. `load` is read at each (re)load, so a new function per render does not
  * load again by itself.
  */
-export function useLoad<T>(load: () => Promise<T>) {
+export interface Load<T> {
+  data: T | null;
+  error: unknown;
+  reload: () => Promise<void>;
+}
+
+export function useLoad<T>(load: () => Promise<T>): Load<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<unknown>(null);
   const latestLoad = useRef(load);

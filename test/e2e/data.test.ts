@@ -55,7 +55,7 @@ test(
     });
 
     await t.test(
-      'import: a file that is no export, a bad value named by its path, then the export itself, retried after its answer was lost',
+      'import: a file that is no export, a bad value named by its field, then the export itself, retried after its answer was lost',
       async () => {
         await page.goto(`${server.baseUrl}/#/settings`);
         const form = page.locator('form', { has: page.getByRole('heading', { name: 'Import goals' }) });
@@ -67,18 +67,31 @@ test(
           mimeType: 'application/json',
           buffer: Buffer.from(text),
         });
+        const notAnExport = form.locator('#import-file-error', { hasText: /^This file is not a Steady export\.$/ });
         await form.getByLabel('Export file (JSON)').setInputFiles(file('notes.json', 'my notes, not JSON'));
         await form.getByRole('button', { name: 'Import goals' }).click();
-        await form.getByText('This file is not a Steady export, or a value in it is not valid.').waitFor();
+        await notAnExport.waitFor();
+
+        // JSON, but no export: the same plain sentence, never the path of a key it happens to have, and nothing sent.
+        const imports: string[] = [];
+        page.on('request', (request) => {
+          if (request.url().endsWith('/api/import')) imports.push(request.url());
+        });
+        await form.getByLabel('Export file (JSON)').setInputFiles(file('other.json', '{"not":"steady"}'));
+        await form.getByRole('button', { name: 'Import goals' }).click();
+        await notAnExport.waitFor();
+        assert.equal(await form.getByText('The first value that is not valid').count(), 0);
+        assert.deepEqual(imports, []);
 
         const exported = JSON.parse(readFileSync(exportFile, 'utf8'));
-        const broken = { ...exported, goals: [{ ...exported.goals[0], daily: 'ten' }] };
+        const broken = { ...exported, goals: [{ ...exported.goals[0], daily: -1 }] };
         await form.getByLabel('Export file (JSON)').setInputFiles(file('broken.json', JSON.stringify(broken)));
         await form.getByRole('button', { name: 'Import goals' }).click();
-        await form.getByRole('alert').getByText('This file is not a Steady export').waitFor();
+        await form.getByRole('alert').getByText('A value in this export is not valid.').waitFor();
+        // The bad value is named as the goal form names it.
         await form
           .getByText(
-            `The first value that is not valid belongs to goal 1 in the file (“${broken.goals[0].name}”): daily.`,
+            `The first value that is not valid belongs to goal 1 in the file (“${broken.goals[0].name}”), field “Daily target”.`,
           )
           .waitFor();
 
@@ -98,6 +111,9 @@ test(
         await form.getByLabel('Export file (JSON)').setInputFiles(exportFile);
         await form.getByRole('button', { name: 'Import goals' }).click();
         await form.getByText('1 goal imported.').waitFor();
+        // Another file chosen is not imported yet: the message about the last one goes.
+        await form.getByLabel('Export file (JSON)').setInputFiles(exportFile);
+        await form.getByText('1 goal imported.').waitFor({ state: 'hidden' });
         await page.goto(`${server.baseUrl}/#/`);
         await page.getByRole('heading', { name: 'Your goals' }).waitFor();
         const names = await page.evaluate(async () =>

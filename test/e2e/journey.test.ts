@@ -219,7 +219,12 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await heading(page, 'Settings');
     await page.getByLabel('Display name').fill('Ada L.');
     await page.getByRole('button', { name: 'Save name' }).click();
-    await waitForText(page.locator('main'), 'Saved.');
+    const profile = page.locator('form', { has: page.getByRole('heading', { name: 'Profile' }) });
+    await profile.getByText('Saved.').waitFor();
+    // Typed again, the name in the field is not saved: "Saved." goes rather than stand beside it.
+    await page.getByLabel('Display name').fill('Ada L. 2');
+    await profile.getByText('Saved.').waitFor({ state: 'hidden' });
+    await page.getByLabel('Display name').fill('Ada L.');
     // A choice the server did not take goes back to the saved language, saying why: kept, it lasted until a reload.
     await page.route('**/api/me', (route) => route.abort('connectionrefused'), { times: 1 });
     await page.getByRole('combobox', { name: 'Language' }).selectOption('pl');

@@ -64,6 +64,10 @@ test(
     await panel.getByRole('button', { name: 'Save reminder' }).click();
     await panel.getByText('Reminder set.').waitFor();
     assert.deepEqual(await api('GET', '/api/reminders'), [{ goal_id: goal.id, time: '07:45', channel: 'email' }]);
+    // A time changed after saving is not set: "Reminder set." goes rather than stand beside it.
+    await panel.getByLabel('Time').fill('08:15');
+    await panel.getByText('Reminder set.').waitFor({ state: 'hidden' });
+    await panel.getByLabel('Time').fill('07:45');
     assert.deepEqual(await axeViolations(page, 'light'), []);
 
     // Another goal's page, reached without a reload (as a tap on a reminder does): its own reminder, none there.
@@ -99,6 +103,32 @@ test(
 
     await page.goto(`${server.baseUrl}/#/settings`);
     await page.getByText('Your time zone: Europe/Warsaw').waitFor();
+
+    // Settings opened while the saved zone cannot be loaded: a loading note, then the failure with Try again; never
+    // "not set yet" with an offer to overwrite the zone the account has.
+    let answering = false;
+    let fail = () => {};
+    const failing = new Promise<void>((resolve) => (fail = resolve));
+    await page.route('**/api/preferences', async (route) => {
+      if (answering) return route.fallback();
+      await failing;
+      await route.abort('connectionrefused');
+    });
+    await page.reload();
+    const zone = page.locator('.card', { has: page.getByRole('heading', { name: 'Time zone' }) });
+    await zone.getByText('Loading…').waitFor();
+    const falseZone = async () =>
+      (await zone.getByText('not set yet', { exact: false }).count()) +
+      (await zone.getByRole('button', { name: /^Use this device's time zone/ }).count());
+    assert.equal(await falseZone(), 0, 'nothing said about the zone while it loads');
+    fail();
+    await zone.getByRole('button', { name: 'Try again' }).waitFor();
+    await zone.getByText('The server could not be reached', { exact: false }).waitFor();
+    assert.equal(await falseZone(), 0, 'nothing said about the zone when it could not be loaded');
+    answering = true;
+    await zone.getByRole('button', { name: 'Try again' }).click();
+    await zone.getByText('Your time zone: Europe/Warsaw').waitFor();
+    assert.equal(await zone.getByRole('button', { name: 'Try again' }).count(), 0);
   },
 );
 

@@ -995,6 +995,28 @@ test('German at 360 px: a target typed "0.250" is 0,25, and 0,001 Liter Wasser r
   await assertAmountsToday(who, goal.id, []);
 });
 
+test('at 360 px, a quick amount beside the question about a surprising amount keeps its height', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('question-beside@example.com', 'de-DE', true, { viewport: { width: 360, height: 740 } });
+  t.after(() => who.context.close());
+  const { page } = who;
+  await api(who, 'PATCH', '/api/me', { locale: 'de' });
+  // 0,1 logged today makes it the usual amount, so "+0,25" (the target) is the one other quick amount, on the
+  // same row as the amount field.
+  await createGoal(who, { name: 'Viertel', unit: 'Liter', daily: 0.25, sets: { [today()]: [0.1] } });
+  await openToday(who);
+  const quarter = row(page, 'Viertel');
+  await quarter.getByRole('button', { name: /^Andere Mengen/ }).click();
+  const quick = quarter.locator('.today-more button.quick');
+  const height = async () => (await quick.boundingBox())!.height;
+  const alone = await height();
+  await quarter.getByLabel('Andere Menge (Liter)').fill('30');
+  await quarter.getByRole('button', { name: 'Hinzufügen', exact: true }).click();
+  await page.getByRole('button', { name: 'Ja, eintragen' }).waitFor();
+  await page.screenshot({ path: `${SHOTS}/question-beside-quick-amount.png` });
+  assert.equal(await height(), alone, 'the +0,25 button stretched beside the question');
+});
+
 /**
  * A page left open over midnight moves to the new day by itself: it shows the new, empty day, and a tap logs to it.
  * `open` shows the page and answers where its day's figure and its log button are.

@@ -3,7 +3,7 @@ import { afterEach, test } from 'node:test';
 import { ApiError } from '../../src/web/api.js';
 import { errorText, FieldProblem, showError } from '../../src/web/errors.js';
 import { setUiLocale } from '../../src/web/i18n/index.js';
-import { importPlace, importPlaceText } from '../../src/web/import-place.js';
+import { importPlace, importPlaceText, isSteadyExport } from '../../src/web/import-place.js';
 
 afterEach(() => setUiLocale('en'));
 
@@ -61,11 +61,20 @@ test("a refused import's bad value is placed by its goal's number in the file an
   const place = (field: string) => importPlaceText(importPlace(field, document));
   assert.equal(
     place('goals[1].sets.2026-01-02[0]'),
-    'The first value that is not valid belongs to goal 2 in the file (“Push-ups 💪”): sets.2026-01-02[0].',
+    'The first value that is not valid belongs to goal 2 in the file (“Push-ups 💪”), field “sets.2026-01-02[0]”.',
   );
+  // A value the goal form has a field for is named by that field's label, as the person knows it.
   assert.equal(
     place('goals[0].daily'),
-    'The first value that is not valid belongs to goal 1 in the file (“Water”): daily.',
+    'The first value that is not valid belongs to goal 1 in the file (“Water”), field “Daily target”.',
+  );
+  assert.equal(
+    place('goals[0].days'),
+    'The first value that is not valid belongs to goal 1 in the file (“Water”), field “Number of days”.',
+  );
+  assert.equal(
+    place('goals[0].reminder.time'),
+    'The first value that is not valid belongs to goal 1 in the file (“Water”), field “reminder.time”.',
   );
   // Without a usable name (blank, missing goal, no goals array) or outside a goal, the path is shown whole.
   for (const field of ['goals[2].daily', 'goals[9].daily', 'goals[0]', 'version', 'goals'])
@@ -75,7 +84,35 @@ test("a refused import's bad value is placed by its goal's number in the file an
     'The first value that is not valid is at goals[0].unit.',
   );
   setUiLocale('de');
-  assert.equal(place('goals[0].daily'), 'Der erste ungültige Wert gehört zum 1. Ziel der Datei („Water“): daily.');
+  assert.equal(
+    place('goals[0].daily'),
+    'Der erste ungültige Wert gehört zum 1. Ziel der Datei („Water“), Feld „Tagesziel“.',
+  );
+  assert.equal(
+    place('goals[0].unit'),
+    'Der erste ungültige Wert gehört zum 1. Ziel der Datei („Water“), Feld „Einheit“.',
+  );
   setUiLocale('pl');
-  assert.equal(place('goals[0].daily'), 'Pierwsza nieprawidłowa wartość należy do celu nr 1 w pliku („Water”): daily.');
+  assert.equal(
+    place('goals[0].daily'),
+    'Pierwsza nieprawidłowa wartość należy do celu nr 1 w pliku („Water”), pole „Cel dzienny”.',
+  );
+});
+
+test('a file that is not a Steady export at all is told so in a plain sentence, before it is sent', () => {
+  for (const document of [{ not: 'steady' }, [], null, 'steady-export', 42, { format: 'other', goals: [] }])
+    assert.equal(isSteadyExport(document), false, JSON.stringify(document));
+  assert.equal(isSteadyExport({ format: 'steady-export', version: 1, goals: [] }), true);
+  // Refused at the file field, with the sentence for that field rather than the code's general one.
+  const refusal = new FieldProblem('import-file', 'invalid_import');
+  assert.equal(errorText(refusal), 'This file is not a Steady export.');
+  setUiLocale('de');
+  assert.equal(errorText(refusal), 'Diese Datei ist kein Steady-Export.');
+  setUiLocale('pl');
+  assert.equal(errorText(refusal), 'Ten plik nie jest eksportem Steady.');
+  // What the server refuses is an export (the check above came first) with a bad value.
+  assert.equal(
+    errorText(new ApiError(400, 'invalid_import', 'x', null, 'goals[0].daily')),
+    'Jedna z wartości w tym eksporcie jest nieprawidłowa.',
+  );
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { addDays, axisTicks, calendarWindow, chartKeys, openingMonth, weekRows } from '../../src/common/progress.js';
 import { changedText, isSurprising, parseAmount } from '../../src/web/components/amounts.js';
-import { goalPhase, goalStatusText } from '../../src/web/goal-status.js';
+import { goalPhase, goalStatusText, todayRingLabel } from '../../src/web/goal-status.js';
 import { formatNumber, parseDecimal, setUiLocale, tp } from '../../src/web/i18n/index.js';
 import { countsOccurrences, suggestedUnits, unitText } from '../../src/common/units.js';
 
@@ -48,6 +48,50 @@ test('the status phrase: today while running, "Starts in" before, the whole tota
   assert.equal(goalStatusText(tomorrow, TODAY), 'Start za 1 dzień');
   assert.equal(goalStatusText(finished, TODAY), `Zakończono: ${formatNumber(1420)} z ${formatNumber(1500)} push-ups`);
   assert.equal(goalStatusText({ ...finished, unit: 'powtórzenia' }, TODAY).endsWith(' powtórzeń'), true);
+});
+
+test('after "of" a number, a counted unit takes its case there: "0 z 4 stron", "0 von 4 Gläsern"', (t) => {
+  t.after(() => setUiLocale('en'));
+  const ended = (unit: string, daily: number, days: number) => ({
+    ...goal(addDays(TODAY, -40), days, {}, unit),
+    daily,
+  });
+  setUiLocale('pl');
+  // Polish "z" takes the genitive: singular for one and fractions, plural from two on.
+  assert.deepEqual(
+    [
+      [1, 1],
+      [2, 2],
+      [1, 5],
+      [11, 2],
+      [5, 5],
+      [0.5, 3],
+    ].map(([daily, days]) => goalStatusText(ended('strony', daily!, days!), TODAY)),
+    [
+      'Zakończono: 0 z 1 strony',
+      'Zakończono: 0 z 4 stron',
+      'Zakończono: 0 z 5 stron',
+      'Zakończono: 0 z 22 stron',
+      'Zakończono: 0 z 25 stron',
+      'Zakończono: 0 z 1,5 strony',
+    ],
+  );
+  assert.equal(goalStatusText(ended('kroki', 2, 2), TODAY), 'Zakończono: 0 z 4 kroków');
+  assert.equal(goalStatusText(ended('razy', 1, 1), TODAY), 'Zakończono: 0 z 1 razu');
+  const running = { ...goal(addDays(TODAY, -1), 30, { [TODAY]: [1] }, 'szklanki'), daily: 3 };
+  assert.equal(todayRingLabel(running, TODAY), '1 z 3 szklanek dziś');
+  // The count's own form is unchanged: "3 szklanki".
+  assert.equal(unitText('szklanki', 3), 'szklanki');
+  setUiLocale('de');
+  // German "von" takes the dative.
+  assert.equal(goalStatusText(ended('Gläser', 2, 2), TODAY), 'Abgeschlossen: 0 von 4 Gläsern');
+  assert.equal(goalStatusText(ended('Schritte', 1, 1), TODAY), 'Abgeschlossen: 0 von 1 Schritt');
+  assert.equal(goalStatusText(ended('Seiten', 2, 2), TODAY), 'Abgeschlossen: 0 von 4 Seiten');
+  setUiLocale('en');
+  assert.equal(goalStatusText(ended('pages', 2, 2), TODAY), 'Finished: 0 of 4 pages');
+  assert.equal(todayRingLabel({ ...running, unit: 'glasses' }, TODAY), '1 of 3 glasses today');
+  // A unit of the user's own is never changed.
+  assert.equal(goalStatusText(ended('Seiten lesen', 2, 2), TODAY), 'Finished: 0 of 4 Seiten lesen');
 });
 
 test('known units take the plural form their own language needs; unknown units stay as typed', () => {

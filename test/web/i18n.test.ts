@@ -83,6 +83,17 @@ test('Polish counts pick their plural forms, numbers follow the language', () =>
   assert.equal(formatNumber(1234.5), '1,234.5');
 });
 
+test("the administrator's count of users in Polish: 1 użytkownik, then użytkowników for 2, 5, 22 and 25", (t) => {
+  t.after(() => setUiLocale('en'));
+  setUiLocale('pl');
+  // "użytkownik" names persons (masculine personal): after 2–4 it takes the genitive as after 5 ("dwóch
+  // użytkowników"), and after 22–24 it must ("dwudziestu dwóch użytkowników"; "22 użytkownicy" is wrong).
+  assert.deepEqual(
+    [1, 2, 5, 22, 25].map((count) => tp('admin.count', count)),
+    ['1 użytkownik', '2 użytkowników', '5 użytkowników', '22 użytkowników', '25 użytkowników'],
+  );
+});
+
 test('before login the browser languages decide, falling back to English', () => {
   assert.equal(preferredLocale(['pl-PL', 'en-US']), 'pl');
   assert.equal(preferredLocale(['fr-FR', 'de-AT', 'en']), 'de');

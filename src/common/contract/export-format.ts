@@ -3,6 +3,7 @@ import { GOAL_LIMITS } from '../goal.js';
 import { LIMITS } from '../limits.js';
 import { LOCALES } from '../locales.js';
 import { REMINDER_CHANNELS, REMINDER_TIME_PATTERN } from '../reminders.js';
+import { EXPORT_FORMAT, EXPORT_VERSION } from './export-identity.js';
 
 /**
  * The Steady export document, version 1 (docs/api-data.md, docs/steady-export.schema.json, decision 0070).
@@ -13,10 +14,10 @@ import { REMINDER_CHANNELS, REMINDER_TIME_PATTERN } from '../reminders.js';
  * `archived_at` and `reminder` came so, decision 0125); an importer that does not know a key refuses the document
  * rather than drop the value silently. Only a change that an old reader would misread bumps `version`.
  */
-export const EXPORT_FORMAT = 'steady-export';
+export { EXPORT_FORMAT, EXPORT_VERSION };
+
 /** The largest `position` a goal may carry: goal_layout.position is a 32-bit integer on PostgreSQL. */
 export const EXPORT_POSITION_MAX = 2_147_483_647;
-export const EXPORT_VERSION = 1;
 
 const isoTime = (description = 'UTC instant, ISO 8601 (Date.prototype.toISOString)') =>
   Type.String({ format: 'date-time', description });

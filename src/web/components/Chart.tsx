@@ -59,7 +59,10 @@ export function Chart({ goal, today }: { goal: Goal; today: string }) {
           viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
           preserveAspectRatio="none"
           role="img"
-          aria-label={tp('chart.label', keys.length, { target: formatNumber(goal.daily), unit })}
+          aria-label={tp('chart.label', keys.length, {
+            target: formatNumber(goal.daily),
+            unit: unitText(goal.unit, goal.daily, 'of'),
+          })}
         >
           <defs>
             <pattern

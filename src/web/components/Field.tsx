@@ -1,9 +1,10 @@
-import type { JSX } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { LIMITS } from '../../common/limits.js';
 import { codePointLength } from '../../common/text.js';
-import { LIMIT_VARS } from '../errors.js';
+import { errorText, LIMIT_VARS } from '../errors.js';
 import { t } from '../i18n/index.js';
+import type { Load } from '../use-load.js';
 
 // No `maxLength`: the browser would cut a pasted text without a word. A `limit` shows a counter instead, and the
 // form refuses an over-long value with a message (decision 0084).
@@ -81,6 +82,16 @@ export function FormMessage({ error, success }: { error?: string | null; success
       <LiveStatus text={error ? null : (success ?? null)} />
     </>
   );
+}
+
+/**
+ * What `useLoad` loads, once it is there; until then a loading note, and on failure the failure with Try again.
+ * Never the content's empty state before the content is known: offline, that would pass for what is saved.
+ */
+export function Loaded<T>({ load, children }: { load: Load<T>; children: (data: T) => ComponentChildren }) {
+  if (load.data !== null) return <>{children(load.data)}</>;
+  if (load.error !== null) return <LoadFailed error={errorText(load.error)} onRetry={() => void load.reload()} />;
+  return <p class="muted">{t('app.loading')}</p>;
 }
 
 /** Why something could not be loaded (translated), and a button to try again. */

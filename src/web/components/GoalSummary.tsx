@@ -1,7 +1,7 @@
 import { dayNumber, dayTotal, endDateKey, goalTotals, startDateKey, streaks } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { useMemo } from 'preact/hooks';
-import { goalPhase, goalStatusText } from '../goal-status.js';
+import { goalPhase, goalStatusText, todayRingLabel } from '../goal-status.js';
 import { formatDay, t, tp } from '../i18n/index.js';
 import { unitText } from '../../common/units.js';
 import { Ring } from './Ring.js';
@@ -28,16 +28,7 @@ export function GoalSummary({
   return (
     <div class="summary">
       {phase === 'running' && (
-        <Ring
-          done={dayTotal(goal.sets, today)}
-          target={goal.daily}
-          label={t('goal.ringLabel', {
-            done: dayTotal(goal.sets, today),
-            target: goal.daily,
-            unit: unitText(goal.unit, goal.daily),
-          })}
-          size={size}
-        />
+        <Ring done={dayTotal(goal.sets, today)} target={goal.daily} label={todayRingLabel(goal, today)} size={size} />
       )}
       {phase === 'finished' && <Ring done={totals.done} target={totals.target} label={status} size={size} />}
       <ul class="facts">
@@ -50,7 +41,7 @@ export function GoalSummary({
               {t('goal.total', {
                 done: totals.done,
                 target: totals.target,
-                unit: unitText(goal.unit, totals.target),
+                unit: unitText(goal.unit, totals.target, 'of'),
               })}
             </li>
             <li>

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { isReminderTime, type ReminderChannel } from '../../common/reminders.js';
 import { api, type Goal, type Reminder } from '../api.js';
-import { errorText, FieldProblem } from '../errors.js';
+import { FieldProblem } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { pushSupport, subscribeToPush } from '../push.js';
 import { useLoad } from '../use-load.js';
 import { useSubmit } from '../use-submit.js';
-import { Field, FormMessage, LoadFailed } from './Field.js';
+import { Field, FormMessage, Loaded } from './Field.js';
 
 const DEFAULT_TIME = '19:00';
 
@@ -20,17 +20,15 @@ export function ReminderPanel({ goal }: { goal: Goal }) {
     <section class="card stack" aria-labelledby="reminder-title">
       <h2 id="reminder-title">{t('reminder.title')}</h2>
       <p class="muted">{t('reminder.intro')}</p>
-      {saved.data ? (
-        <ReminderForm
-          goal={goal}
-          reminder={saved.data[0].find((each) => each.goal_id === goal.id)}
-          zone={saved.data[1].timezone}
-        />
-      ) : saved.error !== null ? (
-        <LoadFailed error={errorText(saved.error)} onRetry={() => void saved.reload()} />
-      ) : (
-        <p class="muted">{t('app.loading')}</p>
-      )}
+      <Loaded load={saved}>
+        {([reminders, preferences]) => (
+          <ReminderForm
+            goal={goal}
+            reminder={reminders.find((each) => each.goal_id === goal.id)}
+            zone={preferences.timezone}
+          />
+        )}
+      </Loaded>
     </section>
   );
 }
@@ -42,13 +40,11 @@ function ReminderForm({ goal, reminder, zone }: { goal: Goal; reminder: Reminder
     reminder?.channel ?? (support === 'available' ? 'push' : 'email'),
   );
   const [active, setActive] = useState(reminder !== undefined);
-  const [notice, setNotice] = useState<string | null>(null);
   const [pushRefused, setPushRefused] = useState(support === 'denied');
 
-  const save = useSubmit(
+  const form = useSubmit(
     ['reminder-time'],
     async () => {
-      setNotice(null);
       if (!isReminderTime(time)) throw new FieldProblem('reminder-time', 'invalid_reminder_time');
       // The permission prompt comes from this tap, never from opening the page.
       if (channel === 'push' && (await subscribeToPush()) === 'denied') {
@@ -58,21 +54,21 @@ function ReminderForm({ goal, reminder, zone }: { goal: Goal; reminder: Reminder
       }
       await api.setReminder(goal.id, time, channel);
       setActive(true);
-      setNotice(t('reminder.saved'));
+      return () => t('reminder.saved');
     },
     { time: 'reminder-time' },
   );
-  const remove = useSubmit([], async () => {
+  async function remove() {
     await api.removeReminder(goal.id);
     setActive(false);
-    setNotice(t('reminder.removed'));
-  });
+    return () => t('reminder.removed');
+  }
 
   const pushProblem =
     support === 'unavailable' ? t('reminder.pushUnavailable') : pushRefused ? t('reminder.pushDenied') : null;
   return (
-    <form class="stack" onSubmit={save.submit} noValidate aria-labelledby="reminder-title">
-      <FormMessage error={save.formError ?? remove.formError} success={notice} />
+    <form class="stack" onSubmit={form.submit} onInput={form.edited} noValidate aria-labelledby="reminder-title">
+      <FormMessage error={form.formError} success={form.success} />
       <Field
         id="reminder-time"
         type="time"
@@ -81,7 +77,7 @@ function ReminderForm({ goal, reminder, zone }: { goal: Goal; reminder: Reminder
         value={time}
         onValue={setTime}
         hint={zone ? t('reminder.zone', { zone }) : undefined}
-        error={save.fieldError('reminder-time')}
+        error={form.fieldError('reminder-time')}
       />
       <fieldset class="stack reminder-channel">
         <legend>{t('reminder.channel')}</legend>
@@ -109,11 +105,11 @@ function ReminderForm({ goal, reminder, zone }: { goal: Goal; reminder: Reminder
         {pushProblem && <p class="hint">{pushProblem}</p>}
       </fieldset>
       <div class="inline">
-        <button type="submit" class="primary" disabled={save.busy}>
+        <button type="submit" class="primary" disabled={form.busy}>
           {t('reminder.save')}
         </button>
         {active && (
-          <button type="button" disabled={remove.busy} onClick={() => void remove.submit()}>
+          <button type="button" disabled={form.busy} onClick={() => void form.run(remove)}>
             {t('reminder.off')}
           </button>
         )}

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { t } from '../i18n/index.js';
+import { useLoad } from '../use-load.js';
 import { useSubmit } from '../use-submit.js';
-import { FormMessage } from './Field.js';
+import { FormMessage, Loaded } from './Field.js';
 
 /** The time zone this browser runs in (an IANA name), or null when the browser does not say. */
 export function deviceTimeZone(): string | null {
@@ -28,31 +29,31 @@ export function useDeviceTimeZone(userId: number | null): void {
   }, [userId]);
 }
 
-/** Settings: the time zone reminders use, and a button to switch to this device's. */
+/**
+ * Settings: the time zone reminders use, and a button to switch to this device's. The saved zone is shown once it
+ * is known: offline, "not set" and the offer to set it would pass for what the account has.
+ */
 export function TimeZoneSetting() {
-  const [zone, setZone] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-  const device = deviceTimeZone();
-  useEffect(() => {
-    let live = true;
-    void api
-      .preferences()
-      .then((preferences) => live && setZone(preferences.timezone))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, []);
-  const form = useSubmit([], async () => {
-    setSaved(false);
-    setZone((await api.setTimezone(device!)).timezone);
-    setSaved(true);
-  });
+  const saved = useLoad(api.preferences);
   return (
-    <form class="card stack" onSubmit={form.submit} noValidate aria-labelledby="timezone-title">
+    <section class="card stack" aria-labelledby="timezone-title">
       <h2 id="timezone-title">{t('settings.timezone')}</h2>
       <p class="hint">{t('settings.timezoneHint')}</p>
-      <FormMessage error={form.formError} success={saved ? t('settings.timezoneSaved') : null} />
+      <Loaded load={saved}>{(preferences) => <TimeZoneForm saved={preferences.timezone} />}</Loaded>
+    </section>
+  );
+}
+
+function TimeZoneForm({ saved }: { saved: string | null }) {
+  const [zone, setZone] = useState(saved);
+  const device = deviceTimeZone();
+  const form = useSubmit([], async () => {
+    setZone((await api.setTimezone(device!)).timezone);
+    return () => t('settings.timezoneSaved');
+  });
+  return (
+    <form class="stack" onSubmit={form.submit} noValidate aria-labelledby="timezone-title">
+      <FormMessage error={form.formError} success={form.success} />
       <p id="timezone-current">{t('settings.timezoneCurrent', { zone: zone ?? t('settings.timezoneNone') })}</p>
       {device && device !== zone && (
         <button type="submit" disabled={form.busy}>

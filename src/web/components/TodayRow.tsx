@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { dayTotal, quickAmounts, roundAmount, usualAmount } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { formatNumber, t } from '../i18n/index.js';
+import { todayRingLabel } from '../goal-status.js';
 import { href } from '../router.js';
 import { unitText } from '../../common/units.js';
 import { AmountForm } from './AmountForm.js';
@@ -28,12 +29,7 @@ export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
   return (
     <li class="today-row" aria-labelledby={nameId}>
       <div class="today-main">
-        <Ring
-          done={done}
-          target={goal.daily}
-          label={t('goal.ringLabel', { done, target: goal.daily, unit: unitText(goal.unit, goal.daily) })}
-          size="small"
-        />
+        <Ring done={done} target={goal.daily} label={todayRingLabel(goal, today)} size="small" />
         <div class="today-text">
           <h2 id={nameId} class="today-name">
             <a href={href.goal(goal.id)}>{goal.name}</a>

@@ -187,6 +187,7 @@ export const de: Messages = {
   'invites.status.used': 'Verwendet',
   'invites.status.expired': 'Abgelaufen',
   'invites.usedBy': 'Verwendet von {email} am {date}',
+  'invites.usedByDeleted': 'Verwendet am {date} von einem Konto, das es nicht mehr gibt',
   'invites.validUntil': 'Gültig bis {date}',
   'invites.expiredOn': 'Abgelaufen am {date}',
   'invites.createdOn': 'Erstellt am {date}',
@@ -216,7 +217,8 @@ export const de: Messages = {
   'settings.import': 'Ziele importieren',
   'settings.imported': { one: '# Ziel importiert.', other: '# Ziele importiert.' },
   'settings.importWhere': 'Der erste ungültige Wert steht bei {field}.',
-  'settings.importWhereGoal': 'Der erste ungültige Wert gehört zum {number}. Ziel der Datei („{name}“): {field}.',
+  'settings.importWhereGoal':
+    'Der erste ungültige Wert gehört zum {number}. Ziel der Datei („{name}“), Feld „{field}“.',
   'settings.delete': 'Konto löschen',
   'settings.deleteWarning':
     'Wenn du dein Konto löschst, werden deine Ziele, alles Eingetragene und deine Einladungen entfernt, und du wirst auf allen Geräten abgemeldet. Das lässt sich nicht rückgängig machen.',
@@ -267,6 +269,7 @@ export const de: Messages = {
   },
   'error.missing_field': 'Bitte fülle dieses Feld aus.',
   'error.missing_field.import-file': 'Wähle zuerst eine Datei.',
+  'error.invalid_import.import-file': 'Diese Datei ist kein Steady-Export.',
   'error.invalid_email': 'Das ist keine gültige E-Mail-Adresse.',
   'error.password_too_short': 'Das Passwort braucht mindestens {passwordMin} Zeichen.',
   'error.password_too_long': 'Das Passwort darf höchstens {passwordMax} Zeichen haben.',
@@ -304,7 +307,7 @@ export const de: Messages = {
   'error.too_many_dates': 'Für dieses Ziel sind zu viele Tage eingetragen.',
   'error.too_many_amounts': 'Zu viele Einträge an diesem Tag.',
   'error.note_too_long': 'Die Notiz ist zu lang (höchstens {inviteNoteMax} Zeichen).',
-  'error.invalid_import': 'Diese Datei ist kein Steady-Export, oder ein Wert darin ist ungültig.',
+  'error.invalid_import': 'Ein Wert in diesem Export ist ungültig.',
   'error.invalid_idempotency_key': 'Dies ließ sich dem früheren Versuch nicht zuordnen. Bitte versuche es noch einmal.',
   'error.idempotency_key_reused':
     'Dies wurde schon einmal mit anderem Inhalt gesendet. Lade die Seite neu und versuche es noch einmal.',

@@ -184,6 +184,7 @@ export const en = {
   'invites.status.used': 'Used',
   'invites.status.expired': 'Expired',
   'invites.usedBy': 'Used by {email} on {date}',
+  'invites.usedByDeleted': 'Used on {date} by an account that no longer exists',
   'invites.validUntil': 'Valid until {date}',
   'invites.expiredOn': 'Expired on {date}',
   'invites.createdOn': 'Created on {date}',
@@ -214,7 +215,7 @@ export const en = {
   'settings.imported': { one: '# goal imported.', other: '# goals imported.' },
   'settings.importWhere': 'The first value that is not valid is at {field}.',
   'settings.importWhereGoal':
-    'The first value that is not valid belongs to goal {number} in the file (“{name}”): {field}.',
+    'The first value that is not valid belongs to goal {number} in the file (“{name}”), field “{field}”.',
   'settings.delete': 'Delete account',
   'settings.deleteWarning':
     'Deleting your account removes your goals, everything you logged and your invites, and logs you out on every device. This cannot be undone.',
@@ -265,6 +266,7 @@ export const en = {
   },
   'error.missing_field': 'Please fill in this field.',
   'error.missing_field.import-file': 'Choose a file first.',
+  'error.invalid_import.import-file': 'This file is not a Steady export.',
   'error.invalid_email': 'This is not a valid e-mail address.',
   'error.password_too_short': 'The password needs at least {passwordMin} characters.',
   'error.password_too_long': 'The password may have at most {passwordMax} characters.',
@@ -302,7 +304,7 @@ export const en = {
   'error.too_many_dates': 'This goal has too many logged days.',
   'error.too_many_amounts': 'Too many entries on this day.',
   'error.note_too_long': 'The note is too long (at most {inviteNoteMax} characters).',
-  'error.invalid_import': 'This file is not a Steady export, or a value in it is not valid.',
+  'error.invalid_import': 'A value in this export is not valid.',
   'error.invalid_idempotency_key': 'This could not be matched to its earlier attempt. Please try again.',
   'error.idempotency_key_reused': 'This was already sent once with other content. Reload the page and try again.',
   'error.invalid_timezone': 'This is not a time zone name this server knows (e.g. Europe/Berlin).',

@@ -207,6 +207,7 @@ export const pl: Messages = {
   'invites.status.used': 'Wykorzystane',
   'invites.status.expired': 'Wygasło',
   'invites.usedBy': 'Wykorzystane przez {email} dnia {date}',
+  'invites.usedByDeleted': 'Wykorzystane dnia {date} przez konto, które już nie istnieje',
   'invites.validUntil': 'Ważne do {date}',
   'invites.expiredOn': 'Wygasło {date}',
   'invites.createdOn': 'Utworzone {date}',
@@ -241,7 +242,8 @@ export const pl: Messages = {
     other: 'Zaimportowano # celu.',
   },
   'settings.importWhere': 'Pierwsza nieprawidłowa wartość jest w {field}.',
-  'settings.importWhereGoal': 'Pierwsza nieprawidłowa wartość należy do celu nr {number} w pliku („{name}”): {field}.',
+  'settings.importWhereGoal':
+    'Pierwsza nieprawidłowa wartość należy do celu nr {number} w pliku („{name}”), pole „{field}”.',
   'settings.delete': 'Usuń konto',
   'settings.deleteWarning':
     'Usunięcie konta usuwa Twoje cele, wszystkie wpisy i zaproszenia oraz wylogowuje Cię na wszystkich urządzeniach. Tego nie można cofnąć.',
@@ -278,6 +280,8 @@ export const pl: Messages = {
   'settings.timezoneSaved': 'Strefa czasowa zapisana.',
 
   'admin.title': 'Użytkownicy',
+  // Persons (masculine personal) take the genitive after 2–4 too: "dwóch użytkowników", and after 22–24 only that
+  // ("dwudziestu dwóch użytkowników"); "użytkownicy" would be wrong for 22.
   'admin.count': { one: '# użytkownik', few: '# użytkowników', many: '# użytkowników', other: '# użytkownika' },
   'admin.email': 'E-mail',
   'admin.name': 'Nazwa',
@@ -294,6 +298,7 @@ export const pl: Messages = {
   },
   'error.missing_field': 'Wypełnij to pole.',
   'error.missing_field.import-file': 'Najpierw wybierz plik.',
+  'error.invalid_import.import-file': 'Ten plik nie jest eksportem Steady.',
   'error.invalid_email': 'To nie jest prawidłowy adres e-mail.',
   'error.password_too_short': 'Hasło musi mieć co najmniej {passwordMin} znaków.',
   'error.password_too_long': 'Hasło może mieć najwyżej {passwordMax} znaków.',
@@ -331,7 +336,7 @@ export const pl: Messages = {
   'error.too_many_dates': 'Ten cel ma za dużo zapisanych dni.',
   'error.too_many_amounts': 'Za dużo wpisów w tym dniu.',
   'error.note_too_long': 'Notatka jest za długa (najwyżej {inviteNoteMax} znaków).',
-  'error.invalid_import': 'Ten plik nie jest eksportem Steady albo zawiera nieprawidłową wartość.',
+  'error.invalid_import': 'Jedna z wartości w tym eksporcie jest nieprawidłowa.',
   'error.invalid_idempotency_key': 'Nie udało się powiązać tego z wcześniejszą próbą. Spróbuj ponownie.',
   'error.idempotency_key_reused': 'To zostało już raz wysłane z inną treścią. Odśwież stronę i spróbuj ponownie.',
   'error.invalid_timezone': 'Serwer nie zna tej strefy czasowej (np. Europe/Warsaw).',

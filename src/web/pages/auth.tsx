@@ -50,17 +50,17 @@ export function LoginPage({ onLoggedIn, notice }: { onLoggedIn: () => Promise<vo
 
 export function ForgotPage() {
   const [email, setEmail] = useState('');
-  const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useSubmit(['email'], async () => {
     checkLength('email', email, LIMITS.emailMax, 'invalid_email');
     await api.requestReset(email);
-    setSentTo(email.trim());
+    const sentTo = email.trim();
+    return () => t('forgot.sent', { email: sentTo });
   });
   return (
     <Page title={t('forgot.title')}>
-      <form class="card stack" onSubmit={form.submit} noValidate>
+      <form class="card stack" onSubmit={form.submit} onInput={form.edited} noValidate>
         <p>{t('forgot.intro')}</p>
-        <FormMessage error={form.formError} success={sentTo ? t('forgot.sent', { email: sentTo }) : null} />
+        <FormMessage error={form.formError} success={form.success} />
         <EmailField value={email} onValue={setEmail} error={form.fieldError('email')} />
         <button class="primary" type="submit" disabled={form.busy}>
           {t('forgot.submit')}

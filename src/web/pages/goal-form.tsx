@@ -6,6 +6,7 @@ import { Field, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
 import { checkLength, FieldProblem } from '../errors.js';
+import { GOAL_FIELDS, goalFieldLabel } from '../goal-fields.js';
 import { formatForInput, parseDecimal, t, uiLocale } from '../i18n/index.js';
 import { suggestedUnits } from '../../common/units.js';
 import { href, navigate } from '../router.js';
@@ -13,8 +14,6 @@ import { useFields } from '../use-fields.js';
 import { useRetryKey } from '../retry-key.js';
 import { useSubmit } from '../use-submit.js';
 import { GoalLoaded } from './goals.js';
-
-const FIELDS = ['name', 'unit', 'daily', 'days', 'start'] as const;
 
 export function NewGoalPage() {
   return <GoalForm goal={null} />;
@@ -39,7 +38,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
   // A creation retried after a lost answer makes one goal, not two (decision 0130).
   const createKey = useRetryKey();
 
-  const form = useSubmit(FIELDS, async () => {
+  const form = useSubmit(GOAL_FIELDS, async () => {
     const input: GoalInput = {
       name: name.trim(),
       // "2,5" in German and Polish (decision 0096); anything unreadable fails `isDailyTarget` below.
@@ -73,7 +72,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
         <FormMessage error={form.formError} />
         <Field
           id="name"
-          label={t('goalForm.name')}
+          label={goalFieldLabel('name')}
           hint={t('goalForm.nameHint')}
           required
           limit={LIMITS.goalNameMax}
@@ -84,7 +83,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
         <div class="row">
           <Field
             id="daily"
-            label={t('goalForm.daily')}
+            label={goalFieldLabel('daily')}
             inputMode="decimal"
             autoComplete="off"
             required
@@ -94,7 +93,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
           />
           <Field
             id="unit"
-            label={t('goalForm.unit')}
+            label={goalFieldLabel('unit')}
             limit={LIMITS.goalUnitMax}
             list="unit-suggestions"
             autoComplete="off"
@@ -111,7 +110,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
         <div class="row">
           <Field
             id="days"
-            label={t('goalForm.days')}
+            label={goalFieldLabel('days')}
             type="number"
             inputMode="numeric"
             min="1"
@@ -124,7 +123,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
           />
           <Field
             id="start"
-            label={t('goalForm.start')}
+            label={goalFieldLabel('start')}
             type="date"
             required
             value={start}

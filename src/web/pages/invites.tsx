@@ -7,6 +7,7 @@ import { useApp } from '../context.js';
 import { checkLength, errorText } from '../errors.js';
 import { formatMoment, t, tp } from '../i18n/index.js';
 import type { TextKey } from '../i18n/types.js';
+import { inviteDetail } from '../invite-detail.js';
 import { useLoad } from '../use-load.js';
 import { useRetryKey } from '../retry-key.js';
 import { useLostTry } from '../lost-try.js';
@@ -135,15 +136,6 @@ function InviteRow({ invite, onRevoked }: { invite: Invite; onRevoked: () => Pro
     app.announce(t('invites.revoked'));
     await onRevoked();
   });
-  const detail =
-    invite.status === 'used'
-      ? t('invites.usedBy', {
-          email: invite.used_by_email ?? '',
-          date: invite.used_at ? formatMoment(invite.used_at) : '',
-        })
-      : invite.status === 'expired'
-        ? t('invites.expiredOn', { date: formatMoment(invite.expires_at) })
-        : t('invites.validUntil', { date: formatMoment(invite.expires_at) });
   return (
     <li class={`invite invite-${invite.status}`}>
       <div class="invite-head">
@@ -151,7 +143,7 @@ function InviteRow({ invite, onRevoked }: { invite: Invite; onRevoked: () => Pro
         <span>{invite.note ?? t('invites.noNote')}</span>
       </div>
       <p class="muted">
-        {t('invites.createdOn', { date: formatMoment(invite.created_at) })} · {detail}
+        {t('invites.createdOn', { date: formatMoment(invite.created_at) })} · {inviteDetail(invite)}
       </p>
       {invite.url && <p class="link-text small-print">{invite.url}</p>}
       {invite.status === 'pending' && invite.url && (

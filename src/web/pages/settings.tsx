@@ -9,7 +9,7 @@ import { LanguagePicker } from '../components/LanguagePicker.js';
 import { Page } from '../components/Page.js';
 import { TimeZoneSetting } from '../components/TimeZoneSetting.js';
 import { useApp } from '../context.js';
-import { type ImportPlace, importPlace, importPlaceText } from '../import-place.js';
+import { type ImportPlace, importPlace, importPlaceText, isSteadyExport } from '../import-place.js';
 import { checkLength } from '../errors.js';
 import { t, tp } from '../i18n/index.js';
 import { useLostTry } from '../lost-try.js';
@@ -36,19 +36,17 @@ export function SettingsPage() {
 function NameForm() {
   const app = useApp();
   const [name, setName] = useState(app.me.name);
-  const [saved, setSaved] = useState(false);
   const form = useSubmit(['name'], async () => {
-    setSaved(false);
     checkLength('name', name, LIMITS.displayNameMax, 'name_too_long');
     const answer = await api.setName(name);
     app.setMe({ ...app.me, name: answer.name });
     setName(answer.name);
-    setSaved(true);
+    return () => t('app.saved');
   });
   return (
-    <form class="card stack" onSubmit={form.submit} noValidate aria-labelledby="profile-title">
+    <form class="card stack" onSubmit={form.submit} onInput={form.edited} noValidate aria-labelledby="profile-title">
       <h2 id="profile-title">{t('settings.profile')}</h2>
-      <FormMessage error={form.formError} success={saved ? t('app.saved') : null} />
+      <FormMessage error={form.formError} success={form.success} />
       <Field
         id="name"
         label={t('settings.name')}
@@ -70,10 +68,8 @@ function PasswordForm() {
   const { me } = useApp();
   const [oldPassword, setOldPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
-  const [saved, setSaved] = useState(false);
   const lostTry = useLostTry();
   const form = useSubmit(['old_password', 'new_password'], async () => {
-    setSaved(false);
     checkLength('new_password', newPassword, LIMITS.passwordMax, 'password_too_long');
     if (!(lostTry.last && (await changedByTheLostTry(me.email, newPassword)))) {
       try {
@@ -86,12 +82,12 @@ function PasswordForm() {
     lostTry.succeeded();
     setOldPassword('');
     setNewPassword('');
-    setSaved(true);
+    return () => t('settings.passwordSaved');
   });
   return (
-    <form class="card stack" onSubmit={form.submit} noValidate aria-labelledby="password-title">
+    <form class="card stack" onSubmit={form.submit} onInput={form.edited} noValidate aria-labelledby="password-title">
       <h2 id="password-title">{t('settings.password')}</h2>
-      <FormMessage error={form.formError} success={saved ? t('settings.passwordSaved') : null} />
+      <FormMessage error={form.formError} success={form.success} />
       <Field
         id="old_password"
         label={t('settings.oldPassword')}
@@ -131,17 +127,15 @@ function changedByTheLostTry(email: string, newPassword: string): Promise<boolea
 
 /** Ends every other session and remember-me login of the account; this browser stays logged in. */
 function LogoutOthersForm() {
-  const [done, setDone] = useState(false);
   const form = useSubmit([], async () => {
-    setDone(false);
     await api.logoutOthers();
-    setDone(true);
+    return () => t('settings.logoutOthersDone');
   });
   return (
     <form class="card stack" onSubmit={form.submit} noValidate aria-labelledby="sessions-title">
       <h2 id="sessions-title">{t('settings.sessions')}</h2>
       <p class="muted">{t('settings.sessionsHint')}</p>
-      <FormMessage error={form.formError} success={done ? t('settings.logoutOthersDone') : null} />
+      <FormMessage error={form.formError} success={form.success} />
       <button type="submit" disabled={form.busy}>
         {t('settings.logoutOthers')}
       </button>
@@ -182,13 +176,11 @@ const IMPORT_FILE = 'import-file';
 function ImportForm() {
   const app = useApp();
   const fileInput = useRef<HTMLInputElement>(null);
-  const [imported, setImported] = useState<number | null>(null);
   const [badValueAt, setBadValueAt] = useState<ImportPlace | null>(null);
   // The key of the file's import until it succeeds: a retry after a lost answer, even with the file chosen again,
   // is answered by the first import instead of adding the goals twice (decision 0127).
   const importKey = useRetryKey();
   const form = useSubmit([IMPORT_FILE], async () => {
-    setImported(null);
     setBadValueAt(null);
     const file = fileInput.current?.files?.[0];
     if (!file) throw new FieldProblem(IMPORT_FILE, 'missing_field');
@@ -198,13 +190,15 @@ function ImportForm() {
     } catch {
       throw new FieldProblem(IMPORT_FILE, 'invalid_import');
     }
+    if (!isSteadyExport(document)) throw new FieldProblem(IMPORT_FILE, 'invalid_import');
+    let imported: number;
     try {
       const answer = await api.importGoals(
         document,
         importKey.keyFor(`${file.name}/${file.size}/${file.lastModified}`),
       );
       importKey.done();
-      setImported(answer.goals);
+      imported = answer.goals;
     } catch (failure) {
       if (failure instanceof ApiError && failure.code === 'invalid_import' && failure.field) {
         setBadValueAt(importPlace(failure.field, document));
@@ -213,13 +207,14 @@ function ImportForm() {
     }
     if (fileInput.current) fileInput.current.value = '';
     await app.reloadGoals();
+    return () => tp('settings.imported', imported);
   });
   const fileError = form.fieldError(IMPORT_FILE);
   return (
-    <form class="stack" onSubmit={form.submit} noValidate aria-labelledby="import-title">
+    <form class="stack" onSubmit={form.submit} onInput={form.edited} noValidate aria-labelledby="import-title">
       <h3 id="import-title">{t('settings.import')}</h3>
       <p class="muted">{t('settings.importIntro')}</p>
-      <FormMessage error={form.formError} success={imported === null ? null : tp('settings.imported', imported)} />
+      <FormMessage error={form.formError} success={form.success} />
       {form.formError && badValueAt && <p class="muted">{importPlaceText(badValueAt)}</p>}
       <div class="field">
         <label for={IMPORT_FILE}>{t('settings.importFile')}</label>
