@@ -78,6 +78,9 @@ test(
     assert.equal(await panel.getByRole('button', { name: 'Turn reminder off' }).count(), 0);
     await page.evaluate((id) => (window.location.hash = `#/goal/${id}`), goal.id);
     await page.getByRole('heading', { name: 'Push-ups', level: 1 }).waitFor();
+    // The panel loads after the heading shows: its request must be done before the route below, which would
+    // otherwise refuse it instead of the one after the reload (seen under CI's load).
+    await panel.getByRole('button', { name: 'Turn reminder off' }).waitFor();
 
     // Opened again while the server cannot be reached: the failure and a retry, not the defaults passing for the
     // reminder. Then the page shows the reminder; it can be turned off.
