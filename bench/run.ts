@@ -27,6 +27,7 @@ import {
   type SeedGroup,
   type ServerInfo,
   type ServerStats,
+  startScriptNodeFlags,
 } from './shared.js';
 import { measureLogGrowth } from './log-growth.js';
 import { printStartTimes, startTimeMisses } from './start-time.js';
@@ -219,9 +220,7 @@ function serverNodeFlags(): string[] {
   const packageJson = JSON.parse(fs.readFileSync(path.join(benchDir, '..', 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
-  const start = /^node (.*?)\s*dist\/server\/main\.js$/.exec(packageJson.scripts.start);
-  if (!start) throw new Error(`cannot read the Node flags of the start script: ${packageJson.scripts.start}`);
-  return start[1]!.split(' ').filter(Boolean);
+  return startScriptNodeFlags(packageJson.scripts.start);
 }
 
 const bundled = new Map<string, Promise<string>>();

@@ -63,3 +63,10 @@ export interface FloorInfo {
   url: string;
   stats: string;
 }
+
+/** The Node flags of package.json's start script (`exec node FLAGS dist/server/main.js`): the bench's servers run with them. */
+export function startScriptNodeFlags(script: string): string[] {
+  const start = /^(?:exec )?node (.*?)\s*dist\/server\/main\.js$/.exec(script);
+  if (!start) throw new Error(`cannot read the Node flags of the start script: ${script}`);
+  return start[1]!.split(' ').filter(Boolean);
+}
