@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { errorText, type ShownError, showError } from './errors.js';
 
 /** What an action says when it succeeded, made when shown so it follows a language switch. */
@@ -19,15 +19,18 @@ export function useSubmit(fields: readonly string[], action: Action, rename: Rec
   const [error, setError] = useState<ShownError | null>(null);
   // Wrapped: a function given to a state setter would be called as an updater.
   const [success, setSuccess] = useState<{ text: Success } | null>(null);
+  // Counts edits, so that a value changed while its submit was on its way is not called saved when the answer comes.
+  const edits = useRef(0);
 
   async function run(act: Action) {
     if (busy) return;
     setBusy(true);
     setError(null);
     setSuccess(null);
+    const editsBefore = edits.current;
     try {
       const text = await act();
-      if (text) setSuccess({ text });
+      if (text && edits.current === editsBefore) setSuccess({ text });
     } catch (failure) {
       const shown = showError(failure, fields, rename);
       setError(shown);
@@ -45,7 +48,10 @@ export function useSubmit(fields: readonly string[], action: Action, rename: Rec
     },
     /** Another action of the same form (a second button), with the same busy state and messages. */
     run,
-    edited: () => setSuccess(null),
+    edited: () => {
+      edits.current++;
+      setSuccess(null);
+    },
     // Translated while rendering, so a message follows a language switch.
     success: success?.text() ?? null,
     fieldError: (field: string) => (error?.field === field ? errorText(error.failure) : null),
