@@ -35,6 +35,8 @@ export function App() {
   // Logging out empties the outbox: first the entries in it are sent, or the logout waits (decision 0150).
   const logoutWhenSent = useCallback(async () => {
     const unsent = await whenSent(LOGOUT_SEND_WAIT_MS);
+    // null: the session had ended already (the login shows); the queue waits for the next login.
+    if (unsent === null) return;
     if (unsent > 0) announce(tp('logout.unsent', unsent));
     else await logout();
   }, [whenSent, logout]);
@@ -42,9 +44,9 @@ export function App() {
   const appState = useMemo<AppState | null>(
     () =>
       session.state === 'in'
-        ? { me: session.me, setMe, ...goals, announce, changeLocale, logout: logoutWhenSent }
+        ? { me: session.me, setMe, ...goals, announce, changeLocale, logout: logoutWhenSent, forgetDevice: logout }
         : null,
-    [session, setMe, goals, changeLocale, logoutWhenSent],
+    [session, setMe, goals, changeLocale, logoutWhenSent, logout],
   );
 
   async function registered() {

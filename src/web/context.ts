@@ -38,7 +38,10 @@ export interface AppState {
   /** A short polite message in the status area (after logging, saving, deleting ...). */
   announce: (text: string) => void;
   changeLocale: (locale: Locale) => Promise<void>;
+  /** Logs out once the outbox is sent (decision 0150). */
   logout: () => Promise<void>;
+  /** Ends the session and empties this device's copy and outbox at once: after the account was deleted. */
+  forgetDevice: () => Promise<void>;
 }
 
 export const AppContext = createContext<AppState | null>(null);

@@ -37,8 +37,8 @@ export function useGoals(userId: number | null) {
       dismissNotice: (id: number) => store?.dismissNotice(id),
       setOrder: async (ids: string[]) => store?.setOrder(ids),
       setArchived: async (goalId: string, archived: boolean) => store?.setArchived(goalId, archived),
-      /** The number of entries still unsent after trying to send them all (GoalStore.whenSent). */
-      whenSent: async (waitMs: number) => (store ? store.whenSent(waitMs) : 0),
+      /** The number of entries still unsent after trying to send them all, null if the session ended (whenSent). */
+      whenSent: async (waitMs: number): Promise<number | null> => (store ? store.whenSent(waitMs) : 0),
     }),
     [store],
   );

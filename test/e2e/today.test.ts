@@ -770,6 +770,41 @@ test('logout clears the local copy: nothing of the user stays on the device', as
   assert.deepEqual(await offlineRecords(page), { copy: 0, mine: 0, outbox: 0 });
 });
 
+test('deleting the account with an entry still queued empties the device: the entry can never be sent', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who } = await waterToday(t, 'deleting-queued@example.com');
+  const { page, context } = who;
+  await context.route('**/api/goals/*/sets/**', (route) => route.abort('internetdisconnected'));
+  await tapLog(page, 'Water', '+1 glasses');
+  await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
+
+  await page.goto(`${server.baseUrl}/#/settings`);
+  const section = page.locator('form', { has: page.getByRole('heading', { name: 'Delete account' }) });
+  await section.getByLabel('Your password').fill(PASSWORD);
+  await section.getByRole('button', { name: 'Delete account' }).click();
+  await section.getByRole('button', { name: 'Yes, delete my account' }).click();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  assert.deepEqual(await offlineRecords(page), { copy: 0, mine: 0, outbox: 0 });
+  assert.equal(await page.getByText('Not logged out').count(), 0);
+});
+
+test("logging out waits for an entry another tab of the same person queued, which this tab's queue does not hold", async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who } = await waterToday(t, 'two-tabs-logout@example.com');
+  const { page, context } = who;
+  // The other tab logs while the network fails it: its entry is in the shared outbox only.
+  await context.route('**/api/goals/*/sets/**', (route) => route.abort('internetdisconnected'));
+  const other = await context.newPage();
+  await other.goto(`${server.baseUrl}/#/goals`);
+  await tapLog(other, 'Water', '+1 glasses');
+  await row(other, 'Water').getByText('1 entry not sent yet').waitFor();
+  await other.close();
+
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByText('Not logged out: 1 entry is not sent yet and would be lost.').waitFor();
+  assert.equal((await offlineRecords(page)).outbox, 1);
+});
+
 /** Fires the browser's sync event for the outbox through the DevTools protocol of `page` (any page of the context). */
 async function outboxSync(context: BrowserContext, page: Page): Promise<() => Promise<unknown>> {
   const { cdp, registrationId } = await serviceWorkerSession(context, page, server.baseUrl);

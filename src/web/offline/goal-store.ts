@@ -73,6 +73,12 @@ export class GoalStore {
   /** Counts sends started and finished: a goal list fetched meanwhile may be older than an answer already applied. */
   private sends = 0;
   private failures = 0;
+  /** Sends that failed for want of the server or a session; only ever grows (`failures` restarts the backoff). */
+  private sendFailures = 0;
+  /** A send was refused as unauthenticated: the session has ended, and the queue waits for the next login. */
+  private sessionEnded = false;
+  /** Outbox rows of sent entries being deleted: until then IndexedDB still holds them. */
+  private readonly forgetting = new Set<Promise<void>>();
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private refreshTimer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
@@ -341,18 +347,23 @@ export class GoalStore {
   }
 
   /**
-   * Sends the queue now and answers how many entries are still unsent: 0 once it is empty, more as soon as a send
-   * fails for want of the server (no network, a server error), or after `waitMs`. Logout asks first, because it
-   * empties the outbox (decision 0150). It looks every 50 ms: the queue has no event for a send that failed.
+   * Sends the queue now and answers how many entries of this user are still unsent: 0 once none is left, here or in
+   * the outbox another tab of theirs may have written; more as soon as a send fails for want of the server (no
+   * network, a server error), or after `waitMs`; null when the server says the session has ended (the entries then
+   * wait for the next login). Logout asks first, because it empties the outbox (decision 0150). It looks every 50 ms:
+   * the queue has no event for a failed send.
    */
-  async whenSent(waitMs: number): Promise<number> {
-    const failuresBefore = this.failures;
+  async whenSent(waitMs: number): Promise<number | null> {
+    const failuresBefore = this.sendFailures;
     const until = Date.now() + waitMs;
     void this.flush();
-    while (this.ops.length > 0 && this.failures === failuresBefore && Date.now() < until && !this.stopped) {
+    while (this.ops.length > 0 && this.sendFailures === failuresBefore && Date.now() < until && !this.stopped) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    return this.ops.length;
+    if (this.sessionEnded) return null;
+    await Promise.all(this.forgetting);
+    const stored = await idbAll<QueuedOp>('outbox').catch(() => []);
+    return Math.max(this.ops.length, stored.filter((op) => op.user_id === this.userId).length);
   }
 
   /** Answers true when the queue can go on with the next entry. */
@@ -362,6 +373,8 @@ export class GoalStore {
     if (code === 'network' || status >= 500 || status === 429 || code === 'unauthenticated') {
       // Not the entry's fault: keep it (and everything after it) and try again later; after a 401 the next login
       // sends it.
+      this.sendFailures++;
+      if (code === 'unauthenticated') this.sessionEnded = true;
       this.offline = code === 'network';
       if (code !== 'unauthenticated') this.retryLater();
       this.emit();
@@ -405,7 +418,11 @@ export class GoalStore {
   }
 
   private async forget(op: QueuedOp): Promise<void> {
-    if (op.seq !== undefined) await idbDelete('outbox', [op.seq]).catch(() => undefined);
+    if (op.seq === undefined) return;
+    const deleted = idbDelete('outbox', [op.seq]).catch(() => undefined);
+    this.forgetting.add(deleted);
+    await deleted;
+    this.forgetting.delete(deleted);
   }
 
   private dropOps(which: (op: QueuedOp) => boolean): void {

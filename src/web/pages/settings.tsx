@@ -270,7 +270,8 @@ function DeleteAccount() {
         }
       }
       app.announce(t('settings.deleted'));
-      await app.logout();
+      // Its entries can never be sent now: nothing waits for them.
+      await app.forgetDevice();
     },
     rename,
   );
