@@ -224,14 +224,14 @@ function resilientPool(pool: pg.Pool, statementNames: StatementNames | null): pg
  * Checks a connection out of pg-pool, failing fast while the database is unreachable (decision 0050). An attempt to
  * connect to a server that never answers takes `connectMs`, and pg-pool serves its queue one attempt per free place
  * in the pool, so without these rules the 30th of 30 waiting requests would hear after five rounds of attempts:
- * - when an attempt fails as unavailable, every request waiting for a connection fails with it at once: their own
- *   attempts would fail alike;
+ * - when an attempt finds no server to answer it (`reachedNoServer`), every request waiting for a connection fails
+ *   with it at once: their own attempts would fail alike;
  * - for `failFastMs` after that, new requests fail at once instead of each making an attempt.
  * pg-pool cannot take a waiter out of its queue: when a given-up waiter's turn comes, its attempt runs anyway (one
  * more probe of whether the database is back) and the connection it gets goes straight back to the pool. Waiting for
  * a busy pool whose connections work has no deadline: only a failed attempt ends it.
  */
-function outageAwareCheckout(pool: pg.Pool): () => Promise<pg.PoolClient> {
+export function outageAwareCheckout(pool: Pick<pg.Pool, 'connect'>): () => Promise<pg.PoolClient> {
   let failedAt: number | null = null;
   /** The reject functions of the requests still waiting; a request leaves the set when it is answered. */
   const waiting = new Set<(error: unknown) => void>();
@@ -255,7 +255,7 @@ function outageAwareCheckout(pool: pg.Pool): () => Promise<pg.PoolClient> {
         },
         (error: unknown) => {
           const stillWaiting = waiting.delete(reject);
-          if (isDatabaseUnavailable(error)) {
+          if (reachedNoServer(error)) {
             failedAt = Date.now();
             // The attempt's own error: what each waiter's attempt would have said (and is logged with its 503).
             failAllWaiting(error);
@@ -265,6 +265,16 @@ function outageAwareCheckout(pool: pg.Pool): () => Promise<pg.PoolClient> {
       );
     });
   };
+}
+
+/**
+ * A connection attempt that found no PostgreSQL to answer it (refused, timed out, reset): every other attempt now
+ * would fail alike. A refusal the server itself gave, with a SQLSTATE (53300 too many clients, say), concerns this
+ * connection: the pool's working connections may still serve the requests waiting for them.
+ */
+function reachedNoServer(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return isDatabaseUnavailable(error) && !(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code));
 }
 
 /**
