@@ -12,7 +12,8 @@ export interface AppState {
   goals: Goal[] | null;
   /** The failure of the last load (translated where it is shown), or null. */
   goalsError: unknown;
-  reloadGoals: () => Promise<void>;
+  /** Asks the server for the goals again; answers whether its list arrived. */
+  reloadGoals: () => Promise<boolean>;
   putGoal: (goal: Goal) => void;
   dropGoal: (id: string) => void;
   /** The user's order and archive (decision 0093); null until loaded. */

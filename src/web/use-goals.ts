@@ -27,7 +27,7 @@ export function useGoals(userId: number | null) {
 
   const actions = useMemo(
     () => ({
-      reloadGoals: async () => store?.reload(),
+      reloadGoals: async () => (store ? store.reload() : false),
       putGoal: (goal: Goal) => store?.putGoal(goal),
       /** The server's answer for one date of one goal, applied to the latest list (never to a copy held by a page). */
       dropGoal: (id: string) => store?.dropGoal(id),

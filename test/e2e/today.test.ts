@@ -492,6 +492,17 @@ test('a goal made on another device opens by its link at once; an unknown one is
 
   await page.evaluate(() => (window.location.hash = '#/goal/999999'));
   await page.getByRole('heading', { name: 'This goal does not exist (anymore).', level: 1 }).waitFor();
+
+  // When the server cannot be asked, that is said, not that the goal does not exist.
+  const later = await createGoal(who, { name: 'Reading', unit: 'pages', daily: 10 });
+  await who.context.route('**/api/goals', (route) => route.abort('internetdisconnected'));
+  await page.evaluate((id) => (window.location.hash = `#/goal/${id}`), later.id);
+  const tryAgain = page.getByRole('button', { name: 'Try again' });
+  await tryAgain.waitFor();
+  assert.equal(await page.getByText('This goal does not exist (anymore).').count(), 0);
+  await who.context.unroute('**/api/goals');
+  await tryAgain.click();
+  await page.getByRole('heading', { name: 'Reading', level: 1 }).waitFor();
 });
 
 test("the administrator's list says when it cannot be loaded, and loads when asked to try again", async (t) => {

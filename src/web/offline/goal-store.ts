@@ -152,29 +152,33 @@ export class GoalStore {
     void idbDelete('mine', stale).catch(() => undefined);
   }
 
-  /** Fetches goals and layout; offline, the local copy stays on screen and the failure is shown only without one. */
-  async reload(): Promise<void> {
+  /**
+   * Fetches goals and layout, answering whether the server's list arrived; offline, the local copy stays on screen
+   * and the failure is shown only without one.
+   */
+  async reload(): Promise<boolean> {
     if (this.server === null) this.goalsError = null;
     for (let attempt = 0; attempt < 3; attempt++) {
       const mark = this.sends;
       try {
         const [goals, layout] = await Promise.all([api.goals(), api.goalLayout()]);
-        if (this.stopped) return;
+        if (this.stopped) return false;
         // A send started or ended meanwhile: this list may miss its entry, or hold one still queued. Ask again.
         if (mark !== this.sends || this.inFlight) continue;
         this.offline = false;
         this.goalsError = null;
         this.layout = layout;
         this.setServer(goals);
-        return;
+        return true;
       } catch (failure) {
-        if (this.stopped) return;
+        if (this.stopped) return false;
         this.offline = failure instanceof ApiError && failure.code === 'network';
         if (this.server === null) this.goalsError = failure;
         this.emit();
-        return;
+        return false;
       }
     }
+    return false;
   }
 
   // Changes pages make after the server accepted them (goal form, delete).

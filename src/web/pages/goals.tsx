@@ -144,20 +144,28 @@ export function GoalLoaded({ id, children }: { id: string; children: (goal: Goal
 
 /**
  * A goal this device does not know may have been made on another one since the list was loaded (a link, a
- * reminder): the server is asked once before the goal is called missing.
+ * reminder): the server is asked before the goal is called missing. When it cannot be asked (offline), that is
+ * said, with Try again: "does not exist" would be a guess.
  */
 function GoalNotKnownHere({ id }: { id: string }) {
   const { reloadGoals } = useApp();
-  const [asked, setAsked] = useState(false);
+  const [answer, setAnswer] = useState<'asking' | 'missing' | 'unreachable'>('asking');
+  const [tries, setTries] = useState(0);
   useEffect(() => {
     let live = true;
-    setAsked(false);
-    void reloadGoals().finally(() => live && setAsked(true));
+    setAnswer('asking');
+    void reloadGoals().then((loaded) => live && setAnswer(loaded ? 'missing' : 'unreachable'));
     return () => {
       live = false;
     };
-  }, [id, reloadGoals]);
-  return asked ? <GoalMissing /> : <p class="muted">{t('app.loading')}</p>;
+  }, [id, reloadGoals, tries]);
+  if (answer === 'missing') return <GoalMissing />;
+  if (answer === 'asking') return <p class="muted">{t('app.loading')}</p>;
+  return (
+    <div class="card">
+      <LoadFailed error={t('error.network')} onRetry={() => setTries((count) => count + 1)} />
+    </div>
+  );
 }
 
 function GoalMissing() {
