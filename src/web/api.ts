@@ -91,7 +91,8 @@ interface CallOptions {
   timeoutMs?: number;
 }
 
-const unreachable = () => new ApiError(0, 'network', 'The server could not be reached');
+/** The failure of a request that got no answer (no network, or none within the deadline). */
+export const unreachable = () => new ApiError(0, 'network', 'The server could not be reached');
 
 async function call<T>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
   const deadline = new AbortController();

@@ -781,13 +781,18 @@ test('logout clears the local copy: nothing of the user stays on the device', as
   assert.deepEqual(await offlineRecords(page), { copy: 0, mine: 0, outbox: 0 });
 });
 
+/** From now on the device's logs fail on the network: a tap on `page` leaves its entry of Water in the outbox. */
+async function logThatStaysQueued(context: BrowserContext, page: Page): Promise<void> {
+  await context.route('**/api/goals/*/sets/**', (route) => route.abort('internetdisconnected'));
+  await tapLog(page, 'Water', '+1 glasses');
+  await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
+}
+
 test('deleting the account with an entry still queued empties the device: the entry can never be sent', async (t) => {
   if (!chromiumAvailable(t)) return;
   const { who } = await waterToday(t, 'deleting-queued@example.com');
   const { page, context } = who;
-  await context.route('**/api/goals/*/sets/**', (route) => route.abort('internetdisconnected'));
-  await tapLog(page, 'Water', '+1 glasses');
-  await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
+  await logThatStaysQueued(context, page);
 
   await page.goto(`${server.baseUrl}/#/settings`);
   const section = page.locator('form', { has: page.getByRole('heading', { name: 'Delete account' }) });
@@ -804,11 +809,9 @@ test("logging out waits for an entry another tab of the same person queued, whic
   const { who } = await waterToday(t, 'two-tabs-logout@example.com');
   const { page, context } = who;
   // The other tab logs while the network fails it: its entry is in the shared outbox only.
-  await context.route('**/api/goals/*/sets/**', (route) => route.abort('internetdisconnected'));
   const other = await context.newPage();
   await other.goto(`${server.baseUrl}/#/goals`);
-  await tapLog(other, 'Water', '+1 glasses');
-  await row(other, 'Water').getByText('1 entry not sent yet').waitFor();
+  await logThatStaysQueued(context, other);
   await other.close();
 
   await page.getByRole('button', { name: 'Log out' }).click();
@@ -968,12 +971,18 @@ test('the queue survives a closed tab: a new tab shows it pending and sends it o
   await assertAmountsToday(who, goal.id, [1, 1]);
 });
 
+/** A new device of `email` whose account speaks German, closed when the test ends. */
+async function germanDevice(t: TestContext, email: string, options: BrowserContextOptions = {}): Promise<Device> {
+  const who = await device(email, 'de-DE', true, options);
+  t.after(() => who.context.close());
+  await api(who, 'PATCH', '/api/me', { locale: 'de' });
+  return who;
+}
+
 test("Today's other amount takes a decimal comma and asks about a surprising amount, as the goal page does", async (t) => {
   if (!chromiumAvailable(t)) return;
-  const who = await device('comma@example.com', 'de-DE');
-  t.after(() => who.context.close());
+  const who = await germanDevice(t, 'comma@example.com');
   const { page } = who;
-  await api(who, 'PATCH', '/api/me', { locale: 'de' });
   const goal = await createGoal(who, { name: 'Lesen', unit: 'Seiten', daily: 20 });
   await openToday(who);
   const reading = row(page, 'Lesen');
@@ -998,10 +1007,8 @@ test("Today's other amount takes a decimal comma and asks about a surprising amo
 
 test('German at 360 px: a target typed "0.250" is 0,25, and 0,001 Liter Wasser reads 0,001 on Today and the goal page', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const who = await device('thousandth@example.com', 'de-DE', true, { viewport: { width: 360, height: 780 } });
-  t.after(() => who.context.close());
+  const who = await germanDevice(t, 'thousandth@example.com', { viewport: { width: 360, height: 780 } });
   const { page } = who;
-  await api(who, 'PATCH', '/api/me', { locale: 'de' });
   // A keypad that offers only a point: "0.250" was saved as 250 Liter a day (decision 0170).
   await page.goto(`${server.baseUrl}/#/new`);
   await page.locator('#name').fill('Wasser');
@@ -1046,10 +1053,8 @@ test('German at 360 px: a target typed "0.250" is 0,25, and 0,001 Liter Wasser r
 
 test('at 360 px, a quick amount beside the question about a surprising amount keeps its height', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const who = await device('question-beside@example.com', 'de-DE', true, { viewport: { width: 360, height: 740 } });
-  t.after(() => who.context.close());
+  const who = await germanDevice(t, 'question-beside@example.com', { viewport: { width: 360, height: 740 } });
   const { page } = who;
-  await api(who, 'PATCH', '/api/me', { locale: 'de' });
   // 0,1 logged today makes it the usual amount, so "+0,25" (the target) is the one other quick amount, on the
   // same row as the amount field.
   await createGoal(who, { name: 'Viertel', unit: 'Liter', daily: 0.25, sets: { [today()]: [0.1] } });

@@ -39,6 +39,8 @@ export function isUniqueViolation(error: unknown): boolean {
  * timeout), 58 system errors.
  */
 const PG_UNAVAILABLE = /^(08|53|57|58)/;
+/** A SQLSTATE: an error PostgreSQL itself sent, as opposed to one of the socket or of pg. */
+const SQLSTATE = /^[0-9A-Z]{5}$/;
 /** Errors of a socket to PostgreSQL, or of pg giving up on one. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -69,11 +71,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (/^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|NOMEM)/.test(code)) return true;
-    if (/^[0-9A-Z]{5}$/.test(code) && PG_UNAVAILABLE.test(code)) return true;
+    if (SQLSTATE.test(code) && PG_UNAVAILABLE.test(code)) return true;
     if (NETWORK_CODES.has(code)) return true;
   }
   const message = (error as { message?: unknown }).message;
   return typeof message === 'string' && PG_CLIENT_MESSAGES.some((known) => message.startsWith(known));
+}
+
+/**
+ * True when a connection attempt found no PostgreSQL to answer it (refused, timed out, reset): every other attempt
+ * now would fail alike. A refusal the server itself gave, with a SQLSTATE (53300 too many clients, say), concerns
+ * that connection: the pool's working connections may still serve (decision 0153).
+ */
+export function reachedNoServer(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return isDatabaseUnavailable(error) && !(typeof code === 'string' && SQLSTATE.test(code));
 }
 
 /**

@@ -12,7 +12,7 @@ import type { DatabaseConfig } from '../config.js';
 import { makePrivateFile, makePrivateFolder } from '../private-files.js';
 import { isArrayRowsSql } from './array-rows.js';
 import { allowDirectStatements } from './direct-statements.js';
-import { type DialectName, isDatabaseUnavailable } from './dialect.js';
+import { type DialectName, reachedNoServer } from './dialect.js';
 import type { Database } from './schema.js';
 
 export interface DatabaseHandle {
@@ -265,16 +265,6 @@ export function outageAwareCheckout(pool: Pick<pg.Pool, 'connect'>): () => Promi
       );
     });
   };
-}
-
-/**
- * A connection attempt that found no PostgreSQL to answer it (refused, timed out, reset): every other attempt now
- * would fail alike. A refusal the server itself gave, with a SQLSTATE (53300 too many clients, say), concerns this
- * connection: the pool's working connections may still serve the requests waiting for them.
- */
-function reachedNoServer(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return isDatabaseUnavailable(error) && !(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code));
 }
 
 /**

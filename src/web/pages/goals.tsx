@@ -1,7 +1,6 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import type { Goal } from '../api.js';
-import { LoadFailed } from '../components/Field.js';
+import { type Goal, unreachable } from '../api.js';
+import { Loaded, LoadFailed } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { TodayRow } from '../components/TodayRow.js';
 import { useApp } from '../context.js';
@@ -10,6 +9,7 @@ import { todaySections } from '../goal-order.js';
 import { t } from '../i18n/index.js';
 import { href } from '../router.js';
 import { goalStatusText } from '../goal-status.js';
+import { useLoad } from '../use-load.js';
 import { useToday } from '../use-today.js';
 
 /** Today: one compact row per running goal; upcoming and finished goals in collapsed sections; archived ones not. */
@@ -136,7 +136,7 @@ export function GoalLoaded({ id, children }: { id: string; children: (goal: Goal
     <GoalsLoaded>
       {(goals) => {
         const goal = goals.find((candidate) => candidate.id === id);
-        return goal ? children(goal) : <GoalNotKnownHere id={id} />;
+        return goal ? children(goal) : <GoalNotKnownHere key={id} />;
       }}
     </GoalsLoaded>
   );
@@ -147,25 +147,13 @@ export function GoalLoaded({ id, children }: { id: string; children: (goal: Goal
  * reminder): the server is asked before the goal is called missing. When it cannot be asked (offline), that is
  * said, with Try again: "does not exist" would be a guess.
  */
-function GoalNotKnownHere({ id }: { id: string }) {
+function GoalNotKnownHere() {
   const { reloadGoals } = useApp();
-  const [answer, setAnswer] = useState<'asking' | 'missing' | 'unreachable'>('asking');
-  const [tries, setTries] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setAnswer('asking');
-    void reloadGoals().then((loaded) => live && setAnswer(loaded ? 'missing' : 'unreachable'));
-    return () => {
-      live = false;
-    };
-  }, [id, reloadGoals, tries]);
-  if (answer === 'missing') return <GoalMissing />;
-  if (answer === 'asking') return <p class="muted">{t('app.loading')}</p>;
-  return (
-    <div class="card">
-      <LoadFailed error={t('error.network')} onRetry={() => setTries((count) => count + 1)} />
-    </div>
-  );
+  const asked = useLoad(async () => {
+    if (!(await reloadGoals())) throw unreachable();
+    return true;
+  });
+  return <Loaded load={asked}>{() => <GoalMissing />}</Loaded>;
 }
 
 function GoalMissing() {
