@@ -366,6 +366,7 @@ test('offline: 3 logs survive a reload as pending and reach the server exactly o
   for (let i = 0; i < 3; i++) await tapLog(page, 'Water', '+1 glasses');
   await water.getByText('3 / 8 glasses').waitFor();
   await water.getByText('3 entries not sent yet').waitFor();
+  await untilQueued(page, 3);
 
   await page.reload();
   await row(page, 'Water').getByText('3 entries not sent yet').waitFor();
@@ -381,6 +382,15 @@ test('offline: 3 logs survive a reload as pending and reach the server exactly o
   await row(page, 'Water').getByText('3 / 8 glasses').waitFor();
   assert.deepEqual(await amountsToday(who, goal.id), [1, 1, 1]);
 });
+
+/**
+ * Waits until the outbox in IndexedDB holds `count` logs. A tap shows its entry as not sent at once, and its row
+ * is written a moment later: a page left or reloaded before that takes the entry with it (under CI's load this
+ * was the by-value Background Sync test's lost log).
+ */
+async function untilQueued(page: Page, count: number): Promise<void> {
+  await assertEventually(async () => (await queuedLogs(page)).length, count, 'logs stored in the outbox');
+}
 
 /** The outbox's logs as IndexedDB holds them (decision 0095). */
 async function queuedLogs(
@@ -858,6 +868,7 @@ async function sentByTheWorkerAfterLeaving(t: TestContext, email: string, leaveT
   await context.setOffline(true);
   await tapLog(page, 'Water', '+1 glasses');
   await row(page, 'Water').getByText('1 entry not sent yet').waitFor();
+  await untilQueued(page, 1);
   await page.goto(leaveTo);
   await context.setOffline(false);
 
@@ -902,6 +913,7 @@ test('Background Sync: beside a tab that does not answer, an amount undone by it
   await row(page, 'Water').getByText('0 / 8 glasses').waitFor();
   await tapLog(page, 'Water', '+1 glasses');
   await row(page, 'Water').getByText('3 entries not sent yet').waitFor();
+  await untilQueued(page, 1);
   await page.goto(silentWindow());
   await context.setOffline(false);
 
