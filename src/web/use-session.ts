@@ -3,7 +3,7 @@ import { ApiError, api, type Me, onUnauthenticated } from './api.js';
 import { announce } from './components/Toast.js';
 import { errorText } from './errors.js';
 import { type Locale, preferredLocale, setUiLocale, t } from './i18n/index.js';
-import { idbClearAll, idbDelete, idbGet, idbPut } from './offline/idb.js';
+import { idbDelete, idbForgetUser, idbGet, idbPut } from './offline/idb.js';
 import { href } from './router.js';
 
 /** `failed`: /api/me did not answer with a user or a 401 (no connection, or a server error). */
@@ -118,6 +118,8 @@ export function useSession() {
    * the next start (decision 0150).
    */
   const logout = useCallback(async () => {
+    // Read first: a 401 below shows the login at once.
+    const leaving = sessionNow.current;
     try {
       await api.logout();
     } catch (failure) {
@@ -126,8 +128,8 @@ export function useSession() {
         return;
       }
     }
-    // Nothing of the user stays in this browser: the goal copy and the outbox go too (decision 0095).
-    await idbClearAll().catch(() => undefined);
+    // Nothing of the user stays in this browser: the goal copy and their outbox go too (decisions 0095, 0176).
+    if (leaving.state === 'in') await idbForgetUser(leaving.me.id).catch(() => undefined);
     setSession({ state: 'out' });
     window.location.hash = href.login;
   }, []);

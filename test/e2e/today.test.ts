@@ -829,6 +829,34 @@ test("logging out waits for an entry another tab of the same person queued, whic
   assert.equal((await offlineRecords(page)).outbox, 1);
 });
 
+test("logging out on a shared browser keeps another person's queue, whose session ended before it was sent", async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who: anna, goal } = await waterToday(t, 'shared-anna@example.com');
+  const { page, context } = anna;
+  await logThatStaysQueued(context, page);
+  // Anna's session ends elsewhere (expired, or ended from another device): her next send is refused, the login shows
+  // and her entry waits for her next login.
+  await context.clearCookies();
+  await context.unrouteAll();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  await (await device('shared-ben@example.com')).context.close();
+
+  const logInHere = async (email: string) => {
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+  };
+  await logInHere('shared-ben@example.com');
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  assert.equal((await offlineRecords(page)).outbox, 1, "Ben's logout kept Anna's queued entry");
+
+  await logInHere('shared-anna@example.com');
+  await row(page, 'Water').waitFor();
+  await assertAmountsToday(anna, goal.id, [1]);
+});
+
 /** Fires the browser's sync event for the outbox through the DevTools protocol of `page` (any page of the context). */
 async function outboxSync(context: BrowserContext, page: Page): Promise<() => Promise<unknown>> {
   const { cdp, registrationId } = await serviceWorkerSession(context, page, server.baseUrl);

@@ -72,11 +72,23 @@ export async function idbDelete(store: StoreName, keys: IDBValidKey[]): Promise<
   await done(transaction);
 }
 
-/** Empties every store (logout: nothing of the user stays in the browser). */
-export async function idbClearAll(): Promise<void> {
+/**
+ * Removes what this browser keeps of one user (logout, account deletion): their goal copy, layout, queued entries and
+ * logged entries, and the start's last known user. Another person's queued entries stay: their session ended before
+ * they were sent, and their next login here sends them (decision 0176).
+ */
+export async function idbForgetUser(userId: number): Promise<void> {
   const db = await open();
-  const stores: StoreName[] = ['copy', 'outbox', 'mine'];
-  const transaction = db.transaction(stores, 'readwrite');
-  for (const store of stores) transaction.objectStore(store).clear();
+  const transaction = db.transaction(['copy', 'outbox', 'mine'], 'readwrite');
+  for (const key of ['me', `goals:${userId}`, `layout:${userId}`]) transaction.objectStore('copy').delete(key);
+  for (const store of ['outbox', 'mine'] as const) {
+    const cursors = transaction.objectStore(store).openCursor();
+    cursors.onsuccess = () => {
+      const cursor = cursors.result;
+      if (!cursor) return;
+      if ((cursor.value as { user_id?: unknown }).user_id === userId) cursor.delete();
+      cursor.continue();
+    };
+  }
   await done(transaction);
 }
