@@ -242,7 +242,7 @@ async function assertPlaceholdersWhole(page: Page, where: string): Promise<void>
   assert.deepEqual(cut, [], `${where}: placeholders cut`);
 }
 
-test('on a 320 px phone in German and Polish, the header, placeholders and a goal’s facts keep their words whole', async (t) => {
+test('on a 320 px phone in German and Polish (and at 200 % text), the header, placeholders and a goal’s facts keep their words whole', async (t) => {
   if (!chromiumAvailable(t)) return;
   const server = await startServer('narrow-admin@example.com');
   t.after(() => server.stop());
@@ -260,6 +260,10 @@ test('on a 320 px phone in German and Polish, the header, placeholders and a goa
     await page.locator('#password').fill(PASSWORD);
     await page.locator('button[type=submit]').click();
     await page.locator('nav').waitFor();
+    // The same phone at 200 % text is 160 px wide: "Abmelden" broke into "Ab/mel/den", "Log out" a letter a line.
+    await page.setViewportSize({ width: 160, height: 640 });
+    await assertOnOneLine(page, '.brand, .top-bar > .link-button', where('at 200 % text'), 'header words');
+    await page.setViewportSize({ width: 320, height: 640 });
     const goal = await apiFromPage(page, 'POST', '/api/goals', { name: 'Liegestütze', unit: 'Seiten', daily: 12.5 });
     assert.equal(goal.status, 200);
 
