@@ -6,10 +6,8 @@ import { announce, Toast } from './components/Toast.js';
 import { AppContext, type AppState } from './context.js';
 import { errorText } from './errors.js';
 import { t, tp } from './i18n/index.js';
-import { ArrangePage } from './pages/arrange.js';
 import { ForgotPage, LoginPage, RegisterPage, ResetPage } from './pages/auth.js';
 import { GoalDetailPage } from './pages/goal-detail.js';
-import { EditGoalPage, NewGoalPage } from './pages/goal-form.js';
 import { GoalsPage } from './pages/goals.js';
 import { href, type Route, useRoute } from './router.js';
 import { useEntryLink } from './use-entry-link.js';
@@ -140,11 +138,15 @@ function skipToMain(event: Event) {
 
 /**
  * Settings, invites and the administrator's list are visited rarely and need the network for everything they do:
- * chunks of their own (decision 0144).
+ * chunks of their own (decision 0144). So are the goal form and the arrange page (decision 0175): making, editing,
+ * ordering and archiving goals all need the server.
  */
 const SettingsPage = lazyComponent(() => import('./pages/settings.js').then((module) => module.SettingsPage));
 const InvitesPage = lazyComponent(() => import('./pages/invites.js').then((module) => module.InvitesPage));
 const AdminPage = lazyComponent(() => import('./pages/admin.js').then((module) => module.AdminPage));
+const ArrangePage = lazyComponent(() => import('./pages/arrange.js').then((module) => module.ArrangePage));
+const NewGoalPage = lazyComponent(() => import('./pages/goal-form.js').then((module) => module.NewGoalPage));
+const EditGoalPage = lazyComponent(() => import('./pages/goal-form.js').then((module) => module.EditGoalPage));
 
 function LoggedInPage({ route, isAdmin }: { route: Route; isAdmin: boolean }) {
   switch (route.page) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
@@ -31,6 +31,24 @@ test('the JavaScript index.html loads at start is at most 40 kB gzipped', () => 
     total += gzipSync(readFileSync(path.join(WEB, src))).length;
   }
   assert.ok(total <= LIMIT_BYTES, `initial JavaScript is ${(total / 1024).toFixed(1)} kB gzipped, more than 40 kB`);
+});
+
+test('the start is one chunk: the entry, with nothing it must load beside it', () => {
+  // A second chunk at the start means Rolldown left a shared group out of the entry (decision 0175): the start then
+  // loads the same code in two files, more bytes than one.
+  const html = builtIndex();
+  assert.equal([...html.matchAll(/<script\b[^>]*\bsrc="/g)].length, 1, 'one script');
+  assert.doesNotMatch(html, /rel="modulepreload"/, 'a chunk preloaded beside the entry');
+});
+
+test('every other script is named for prefetch, so the service worker keeps it for a start without network', () => {
+  // The service worker keeps what index.html names and drops other /assets/ files (decision 0145); a chunk that only
+  // lazy chunks share (decision 0175) is needed offline too.
+  const html = builtIndex();
+  const named = new Set([...html.matchAll(/(?:src|href)="\/assets\/([^"]+)"/g)].map((match) => match[1]!));
+  const scripts = readdirSync(path.join(WEB, 'assets')).filter((file) => file.endsWith('.js'));
+  assert.ok(scripts.length > 1, 'the build has chunks loaded later');
+  for (const file of scripts) assert.ok(named.has(file), `${file} is not named in index.html`);
 });
 
 test('index.html has nothing the Content-Security-Policy would refuse: no inline script or style', () => {
