@@ -35,18 +35,19 @@ function reloadForNewBuild(): boolean {
  * A component that is its own chunk, loaded the first time it is shown, so the JavaScript every start loads stays
  * small (test/web/bundle-size.test.ts, decision 0144); the service worker keeps the chunk for a start without
  * network (decision 0145). If it cannot be loaded, the page loads again once (a new deployment); if that does not
- * help, or the chunk has not come after CHUNK_WAIT_MS, the failure is said, with a button to try again. A chunk that
- * comes after all is still shown.
+ * help, or the chunk has not come after CHUNK_WAIT_MS, the failure is said, with a button to try again (a reload for
+ * a failed chunk, another wait for a slow one). A chunk that comes after all is still shown.
  */
 export function lazyComponent<Props extends object>(load: () => Promise<ComponentType<Props>>): ComponentType<Props> {
   let loaded: ComponentType<Props> | null = null;
   return function Lazy(props: Props) {
     const [component, setComponent] = useState<ComponentType<Props> | null>(() => loaded);
-    const [failed, setFailed] = useState(false);
+    /** `slow`: the chunk is still on its way after CHUNK_WAIT_MS; `failed`: the browser gave up on it. */
+    const [trouble, setTrouble] = useState<'slow' | 'failed' | null>(null);
     useEffect(() => {
       if (component) return;
       let live = true;
-      const giveUp = setTimeout(() => setFailed(true), CHUNK_WAIT_MS);
+      const giveUp = setTimeout(() => setTrouble('slow'), CHUNK_WAIT_MS);
       load().then(
         (Component) => {
           clearTimeout(giveUp);
@@ -55,7 +56,7 @@ export function lazyComponent<Props extends object>(load: () => Promise<Componen
         },
         () => {
           clearTimeout(giveUp);
-          if (live && !reloadForNewBuild()) setFailed(true);
+          if (live && !reloadForNewBuild()) setTrouble('failed');
         },
       );
       return () => {
@@ -67,6 +68,16 @@ export function lazyComponent<Props extends object>(load: () => Promise<Componen
       const Component = component;
       return <Component {...props} />;
     }
-    return failed ? <LoadFailed error={t('error.network')} onRetry={() => window.location.reload()} /> : null;
+    if (trouble === null) return null;
+    // A slow chunk is waited for again (its request goes on): a reload would start it over, so on a network where it
+    // takes longer than CHUNK_WAIT_MS it would never arrive. A failed one only a new page asks for anew.
+    const retry =
+      trouble === 'slow'
+        ? () => {
+            setTrouble(null);
+            setTimeout(() => setTrouble((now) => now ?? 'slow'), CHUNK_WAIT_MS);
+          }
+        : () => window.location.reload();
+    return <LoadFailed error={t('error.network')} onRetry={retry} />;
   };
 }

@@ -581,7 +581,7 @@ test('a chunk the server does not have (a page open across a deployment): one re
   await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
 });
 
-test('a chunk that does not come (a first visit on a network that answers nothing): the failure after 10 s, then the page when it comes', async (t) => {
+test('a chunk that does not come (a first visit on a network that answers nothing): the failure after 10 s, Try again waits again, then the page when it comes', async (t) => {
   if (!chromiumAvailable(t)) return;
   // Without the service worker: it would have kept the chunk, and only a first visit comes before it.
   const { context, page } = await device('hung-chunk@example.com', 'en-GB', true, { serviceWorkers: 'block' });
@@ -598,10 +598,18 @@ test('a chunk that does not come (a first visit on a network that answers nothin
   await retry.waitFor();
   await page.getByText('The server could not be reached').waitFor();
 
+  // Try again waits once more, without a reload that would start the chunk's request over.
+  await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+  await retry.click();
+  await retry.waitFor({ state: 'detached' });
+  await page.clock.runFor(10_000);
+  await retry.waitFor();
+
   // The chunk comes after all: the page is shown without a reload.
   release();
   await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
   assert.equal(await retry.count(), 0);
+  assert.equal(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), true);
 });
 
 test('offline: a log found in the queue at start and sent by someone else meanwhile stays undone', async (t) => {
