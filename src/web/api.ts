@@ -42,6 +42,9 @@ export type {
 /** What the goal form sends; the server's defaults fill in what is left out. */
 export type GoalInput = GoalCreateBody;
 
+/** What an edit may change of a goal: all but its id, start and amounts. */
+export type GoalFields = Partial<Pick<Goal, 'name' | 'unit' | 'daily' | 'days'>>;
+
 /** The codes a failure can carry: the server's, or `network` when the server could not be reached. */
 export type ClientErrorCode = ErrorCode | 'network';
 

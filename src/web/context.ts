@@ -1,6 +1,6 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { Goal, GoalLayout, Me } from './api.js';
+import type { Goal, GoalFields, GoalLayout, Me } from './api.js';
 import type { Notice } from './offline/goal-store.js';
 import type { Locale } from './i18n/index.js';
 
@@ -14,7 +14,10 @@ export interface AppState {
   goalsError: unknown;
   /** Asks the server for the goals again; answers whether its list arrived. */
   reloadGoals: () => Promise<boolean>;
-  putGoal: (goal: Goal) => void;
+  /** A goal the server made. */
+  addGoal: (goal: Goal) => void;
+  /** Fields of a goal the server changed (not `sets`: the outbox changes those). */
+  changeGoal: (goalId: string, fields: GoalFields) => void;
   dropGoal: (id: string) => void;
   /** The user's order and archive (decision 0093); null until loaded. */
   layout: GoalLayout | null;

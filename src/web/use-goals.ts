@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { Goal } from './api.js';
+import type { Goal, GoalFields } from './api.js';
 import { GoalStore, type GoalsSnapshot } from './offline/goal-store.js';
 
 const EMPTY: GoalsSnapshot = { goals: null, goalsError: null, layout: null, pending: {}, notices: [], offline: false };
@@ -28,8 +28,8 @@ export function useGoals(userId: number | null) {
   const actions = useMemo(
     () => ({
       reloadGoals: async () => (store ? store.reload() : false),
-      putGoal: (goal: Goal) => store?.putGoal(goal),
-      /** The server's answer for one date of one goal, applied to the latest list (never to a copy held by a page). */
+      addGoal: (goal: Goal) => store?.addGoal(goal),
+      changeGoal: (goalId: string, fields: GoalFields) => store?.changeGoal(goalId, fields),
       dropGoal: (id: string) => store?.dropGoal(id),
       logAmount: (goalId: string, date: string, amount: number) => store?.log(goalId, date, amount),
       takeBack: (goalId: string, date: string, amount?: number) => store?.takeBack(goalId, date, amount) ?? null,

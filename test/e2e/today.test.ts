@@ -44,6 +44,14 @@ interface Device {
   page: Page;
 }
 
+interface Goal {
+  id: string;
+  name: string;
+  daily: number;
+  days: number;
+  sets: Record<string, number[]>;
+}
+
 /** A new browser (context) logged in as `email`, registered with an operator invite when `register` is set. */
 async function device(
   email: string,
@@ -884,6 +892,69 @@ test("logging out on a shared browser keeps another person's queue, whose sessio
   await logInHere('shared-anna@example.com');
   await row(page, 'Water').waitFor();
   await assertAmountsToday(anna, goal.id, [1]);
+});
+
+test('two devices: saving the edit form sends only what was changed there, and keeps what the other device changed', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who: phone, goal } = await waterToday(t, 'edit-two-devices@example.com');
+  const { page } = phone;
+  await page.goto(`${server.baseUrl}/#/goal/${goal.id}/edit`);
+  await page.getByLabel('What do you want to do?').fill('Water, daily');
+  const laptop = await device('edit-two-devices@example.com', 'en-GB', false);
+  t.after(() => laptop.context.close());
+  await api(laptop, 'PATCH', `/api/goals/${goal.id}`, { daily: 5, days: 60 });
+
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByRole('heading', { name: 'Water, daily', level: 1 }).waitFor();
+  const saved = (await api<Goal[]>(phone, 'GET', '/api/goals')).find((each) => each.id === goal.id);
+  assert.deepEqual(
+    { name: saved?.name, daily: saved?.daily, days: saved?.days },
+    { name: 'Water, daily', daily: 5, days: 60 },
+  );
+  // And the page shows the goal as the server has it, not as the form opened.
+  await page.locator('.facts').getByText('0 / 5 glasses today').waitFor();
+});
+
+test('an edit saved while a tap is on its way counts the tap once', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who, goal } = await waterToday(t, 'edit-while-sending@example.com');
+  const { page, context } = who;
+  await page.goto(`${server.baseUrl}/#/goal/${goal.id}`);
+  const facts = page.locator('.facts');
+  const release = await holdRequests(context, '**/api/goals/*/sets/**');
+  await page.getByRole('button', { name: '+1 glass', exact: true }).click();
+  await facts.getByText('1 / 8 glasses today').waitFor();
+
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await page.getByLabel('What do you want to do?').fill('Still water');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByRole('heading', { name: 'Still water', level: 1 }).waitFor();
+  await facts.getByText('1 / 8 glasses today').waitFor();
+  assert.equal(await facts.getByText('2 / 8 glasses today').count(), 0);
+  release();
+  await assertAmountsToday(who, goal.id, [1]);
+  await page.getByText('1 entry not sent yet').waitFor({ state: 'detached' });
+  await facts.getByText('1 / 8 glasses today').waitFor();
+});
+
+test('two devices: undo takes back an entry that is still there when the other device removed one of this device', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who: phone, goal } = await waterToday(t, 'undo-two-devices@example.com');
+  const { page } = phone;
+  await tapLog(page, 'Water', '+1 glasses');
+  await tapLog(page, 'Water', '+1 glasses');
+  await assertAmountsToday(phone, goal.id, [1, 1]);
+  await row(page, 'Water').getByText('not sent yet').waitFor({ state: 'detached' });
+  // The laptop takes one back by its value: the server removes the last 1, which is the phone's newest entry.
+  const laptop = await device('undo-two-devices@example.com', 'en-GB', false);
+  t.after(() => laptop.context.close());
+  await api(laptop, 'POST', `/api/goals/${goal.id}/sets/${today()}/remove`, { amount: 1 });
+
+  await page.reload();
+  await row(page, 'Water').getByText('1 / 8').waitFor();
+  await row(page, 'Water').getByRole('button', { name: /^Undo/ }).click();
+  await assertAmountsToday(phone, goal.id, []);
+  await row(page, 'Water').getByText('0 / 8').waitFor();
 });
 
 /** Fires the browser's sync event for the outbox through the DevTools protocol of `page` (any page of the context). */

@@ -1,5 +1,5 @@
 import { addDays, localDateKey } from '../../common/progress.js';
-import { ApiError, api, type Goal, type GoalLayout, newRandomId } from '../api.js';
+import { ApiError, api, type Goal, type GoalFields, type GoalLayout, newRandomId } from '../api.js';
 import { idbAll, idbDelete, idbGet, idbPut } from './idb.js';
 import { type Entry, type QueuedOp, withQueuedOps } from './overlay.js';
 import { requestBackgroundSync } from './background-sync.js';
@@ -183,13 +183,17 @@ export class GoalStore {
 
   // Changes pages make after the server accepted them (goal form, delete).
 
-  putGoal(goal: Goal): void {
-    const list = this.server ?? [];
-    this.setServer(
-      list.some((item) => item.id === goal.id)
-        ? list.map((item) => (item.id === goal.id ? goal : item))
-        : [...list, goal],
-    );
+  /** A goal the server made (the goal form's answer). */
+  addGoal(goal: Goal): void {
+    this.setServer([...(this.server ?? []).filter((item) => item.id !== goal.id), goal]);
+  }
+
+  /**
+   * Fields of a goal the server changed. Only these: a page's goal has the queued entries laid over its `sets`, which
+   * stored here as the server's would count them twice.
+   */
+  changeGoal(goalId: string, fields: GoalFields): void {
+    this.setServer((this.server ?? []).map((goal) => (goal.id === goalId ? { ...goal, ...fields } : goal)));
   }
 
   private putAmounts(goalId: string, date: string, amounts: number[]): void {
@@ -259,9 +263,16 @@ export class GoalStore {
       const how = last !== this.inFlight && this.ownOps.has(last) ? 'unqueue' : 'queued';
       return { how, op: last, amount: last.amount };
     }
-    const mine = lastOf([...this.mine.values()], (entry) => sameDay(entry) && !entry.removed);
-    if (mine) return { how: 'mine', entry: mine, amount: mine.amount };
     const amounts = this.snapshot.goals?.find((goal) => goal.id === goalId)?.sets[date] ?? [];
+    const mine = [...this.mine.values()].filter((entry) => sameDay(entry) && !entry.removed);
+    const newest = mine.at(-1);
+    // Named by its id only while the day still holds as many of its amount as this device has entries of it: another
+    // device may have removed one (by value or by id, which one is not known here), and removing a removed entry
+    // changes nothing. Else by its value, which takes back one that is there.
+    const stillThere = (entry: MyEntry) =>
+      mine.filter((other) => other.amount === entry.amount).length <=
+      amounts.filter((other) => other === entry.amount).length;
+    if (newest && stillThere(newest)) return { how: 'mine', entry: newest, amount: newest.amount };
     const taken = amount === undefined ? amounts.at(-1) : amounts.includes(amount) ? amount : undefined;
     return taken === undefined ? null : { how: 'by-amount', amount: taken };
   }

@@ -1,7 +1,8 @@
 import { GOAL_DEFAULTS, isDailyTarget, isDateKey, isDayCount } from '../../common/goal.js';
 import { LIMITS } from '../../common/limits.js';
 import { localDateKey, startDateKey } from '../../common/progress.js';
-import { api, type Goal, type GoalInput } from '../api.js';
+import { useState } from 'preact/hooks';
+import { api, type Goal, type GoalFields, type GoalInput } from '../api.js';
 import { Field, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
@@ -26,7 +27,7 @@ export function EditGoalPage({ id }: { id: string }) {
 /** Creates a goal (the start is the user's local date) or edits one (the start cannot change). */
 function GoalForm({ goal }: { goal: Goal | null }) {
   const app = useApp();
-  const { values, setter } = useFields(() => ({
+  const [opened] = useState(() => ({
     name: goal?.name ?? '',
     // A counted unit of the user's language (decision 0096); the API's own default, `Stück`, is for API clients.
     unit: goal?.unit ?? suggestedUnits(uiLocale())[0]!,
@@ -34,6 +35,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
     days: String(goal?.days ?? GOAL_DEFAULTS.days),
     start: goal ? startDateKey(goal) : localDateKey(new Date()),
   }));
+  const { values, setter } = useFields(() => opened);
   const { name, unit, daily, days, start } = values;
   // A creation retried after a lost answer makes one goal, not two (decision 0130).
   const createKey = useRetryKey();
@@ -48,15 +50,20 @@ function GoalForm({ goal }: { goal: Goal | null }) {
     };
     checkLocally(input, start, goal === null);
     if (goal) {
-      await api.updateGoal(goal.id, input);
-      app.putGoal({ ...goal, ...input });
+      // Only the fields changed here: another device may have changed the others since this form opened.
+      const edits: GoalFields = Object.fromEntries(
+        Object.entries(input).filter(([key]) => values[key as keyof GoalFields] !== opened[key as keyof GoalFields]),
+      );
+      await api.updateGoal(goal.id, edits);
+      app.changeGoal(goal.id, edits);
+      void app.reloadGoals();
       app.announce(t('app.saved'));
       navigate(href.goal(goal.id));
     } else {
       const body = { ...input, start };
       const created = await api.createGoal(body, createKey.keyFor(JSON.stringify(body)));
       createKey.done();
-      app.putGoal(created);
+      app.addGoal(created);
       navigate(href.goal(created.id));
     }
   });
