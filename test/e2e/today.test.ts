@@ -1009,6 +1009,38 @@ test('Background Sync: with no Steady tab open, the service worker sends the que
   await sentByTheWorkerAfterLeaving(t, 'synced@example.com', 'about:blank');
 });
 
+test('Background Sync: an entry of a goal deleted meanwhile is left for the app, which says it was dropped', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who, goal } = await waterToday(t, 'sync-goal-gone@example.com');
+  const { page, context } = who;
+  await reloadUnderServiceWorker(page);
+  await context.setOffline(true);
+  await tapLog(page, 'Water', '+1 glasses');
+  await untilQueued(page, 1);
+  await page.goto('about:blank');
+  // Deleted from another device (this context's API requests are not offline).
+  await api(who, 'DELETE', `/api/goals/${goal.id}`);
+  let answered = 0;
+  await context.route('**/api/goals/*/sets/**', async (route) => {
+    await route.continue();
+    answered++;
+  });
+  await context.setOffline(false);
+  // Chromium may sync by itself once the network is back; else this does.
+  const sync = await outboxSync(context, page);
+  for (let i = 0; i < 250 && answered === 0; i++) {
+    if (i % 30 === 0) await sync();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.ok(answered > 0, 'the worker sent the entry');
+  // The worker has its answer (404); give it the moment it takes to store what it does with the entry.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+  await page.goto(`${server.baseUrl}/#/goals`);
+  await page.getByText('“Water” was deleted on another device; its unsent entries were dropped.').waitFor();
+  assert.equal((await offlineRecords(page)).outbox, 0);
+});
+
 /**
  * A Steady window that runs no app and so never answers the worker's hand-over, as a tab the browser froze in the
  * background does not (headless Chromium does not freeze a page, which is never hidden there): the app's icon,

@@ -176,11 +176,13 @@ async function sendOutbox({ onlyRepeatable }) {
     if (response.status >= 500 || response.status === 429 || response.status === 401) {
       throw new Error(`outbox sync: ${response.status}`);
     }
-    if (response.ok && op.kind === 'log') {
+    // Refused for good (a goal deleted elsewhere: 404, an amount the server does not take): it stays for the app,
+    // which sends it at its next start and says what became of it; dropped here, it would vanish without a word.
+    if (!response.ok) continue;
+    if (op.kind === 'log') {
       const mine = { user_id: op.user_id, entry_id: op.entry_id, goal_id: op.goal_id, date: op.date, amount: op.amount };
       await inStore(db, 'mine', 'readwrite', (store) => store.put({ ...mine, removed: false }));
     }
-    // Sent, or refused for good (a goal deleted elsewhere: 404): either way it leaves the queue.
     await inStore(db, 'outbox', 'readwrite', (store) => store.delete(op.seq));
   }
 }
