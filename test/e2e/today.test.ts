@@ -1036,7 +1036,13 @@ test('Background Sync: an entry of a goal deleted meanwhile is left for the app,
   // The worker has its answer (404); give it the moment it takes to store what it does with the entry.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
 
+  // The app's list (without the goal) comes before the refusal: the notice still names the goal.
+  await context.unrouteAll();
+  const release = await holdRequests(context, '**/api/goals/*/sets/**');
+  const listed = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/goals');
   await page.goto(`${server.baseUrl}/#/goals`);
+  await listed;
+  release();
   await page.getByText('“Water” was deleted on another device; its unsent entries were dropped.').waitFor();
   assert.equal((await offlineRecords(page)).outbox, 0);
 });

@@ -83,6 +83,8 @@ export class GoalStore {
   private refreshTimer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
   private noticeSerial = 0;
+  /** The names of goals the list held before, for a notice about entries of a goal that is gone. */
+  private readonly goneNames = new Map<string, string>();
   private readonly listeners = new Set<() => void>();
   snapshot: GoalsSnapshot = { goals: null, goalsError: null, layout: null, pending: {}, notices: [], offline: false };
 
@@ -395,18 +397,18 @@ export class GoalStore {
       this.emit();
       return false;
     }
-    const goal = this.server?.find((item) => item.id === op.goal_id);
+    const name = this.server?.find((item) => item.id === op.goal_id)?.name ?? this.goneNames.get(op.goal_id) ?? '';
     // The entry is settled: it may leave the queue (dropOps keeps the one in flight).
     this.inFlight = null;
     if (code === 'goal_not_found') {
       // Deleted on another device: nothing of it can be sent any more. Say so once, never retry.
-      this.addNotice('goalGone', goal?.name ?? '', null);
+      this.addNotice('goalGone', name, null);
       this.dropGoal(op.goal_id);
     } else {
       // amount_not_found: the entry was already gone (removed elsewhere); quietly done. Anything else is refused
       // for good: the row rolls back and says why.
       this.dropOps((queued) => queued === op);
-      if (code !== 'amount_not_found') this.addNotice('refused', goal?.name ?? '', failure);
+      if (code !== 'amount_not_found') this.addNotice('refused', name, failure);
     }
     return true;
   }
@@ -454,6 +456,8 @@ export class GoalStore {
   }
 
   private setServer(goals: Goal[]): void {
+    // A list without a goal may come before the refusal of an entry queued for it: the notice still names it.
+    for (const goal of this.server ?? []) this.goneNames.set(goal.id, goal.name);
     this.server = goals;
     void idbPut('copy', goals, `goals:${this.userId}`).catch(() => undefined);
     this.emit();
