@@ -21,10 +21,11 @@ export interface DatabaseHandle {
   /** Connections of PostgreSQL's pool (for metrics); null on SQLite, which has its one connection. */
   poolStats(): PoolStats | null;
   /**
-   * Gives a `patient` handle (migrations) the request deadlines, when the engine can change them on the open
-   * connection: SQLite's busy timeout can, PostgreSQL's pool options cannot. False when a new handle is needed.
+   * Runs `work` without the request deadlines, as a `patient` handle would (migrations). SQLite lengthens its busy
+   * timeout on the open connection for the while; PostgreSQL's pool options cannot change, so `work` gets a pool of
+   * its own, closed when it ends.
    */
-  endPatience(): boolean;
+  patiently<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -126,7 +127,14 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       db,
       dialect: 'postgres',
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-      endPatience: () => false,
+      async patiently(work) {
+        const patient = await openDatabase(config, { ...options, patient: true });
+        try {
+          return await work(patient.db);
+        } finally {
+          await patient.close();
+        }
+      },
       close: () => db.destroy(),
     };
   }
@@ -142,7 +150,8 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   const busyTimeout = (ms: number) => sqlite.pragma(`busy_timeout = ${ms}`);
-  busyTimeout(options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.sqliteBusyMs);
+  const ownBusyMs = options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.sqliteBusyMs;
+  busyTimeout(ownBusyMs);
   const prepare = statementCache(sqlite);
   const kyselyDatabase: KyselySqliteDatabase = { close: () => sqlite.close(), prepare };
   const db = new Kysely<Database>({
@@ -163,9 +172,13 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     db,
     dialect: 'sqlite',
     poolStats: () => null,
-    endPatience() {
-      busyTimeout(DATABASE_TIMEOUTS.sqliteBusyMs);
-      return true;
+    async patiently(work) {
+      busyTimeout(DATABASE_TIMEOUTS.patientMs);
+      try {
+        return await work(db);
+      } finally {
+        busyTimeout(ownBusyMs);
+      }
     },
     close: () => db.destroy(),
   };

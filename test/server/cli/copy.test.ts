@@ -10,6 +10,7 @@ import { setsSize } from '../../../src/server/goals/serialize.js';
 import { createTestApp, PASSWORD } from '../../support/app.js';
 import { steady } from '../../support/cli.js';
 import { createTestDatabase } from '../../support/database.js';
+import { someoneWaitsForATable, until } from '../../support/waiting.js';
 import { appEnv, cliEnv, startWriters, urlOf, WRITERS_DATE } from './support.js';
 
 async function onDatabase<T>(url: string, work: (db: Kysely<any>, dialect: DialectName) => Promise<T>): Promise<T> {
@@ -165,13 +166,6 @@ const DROP_ENTRIES: Record<DialectName, { on: string[]; off: string[] }> = {
   },
 };
 
-/** Waits until `done` says so, checking every 10 ms, at most 20 s. */
-async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
-  for (const start = Date.now(); !(await done()); await new Promise((resolve) => setTimeout(resolve, 10))) {
-    if (Date.now() - start > 20_000) throw new Error(`gave up waiting: ${what}`);
-  }
-}
-
 test(
   'steady copy while the server logs: the target is one snapshot of the source (each goal agrees with its entries), and the copy succeeds',
   { timeout: 120_000 },
@@ -195,11 +189,7 @@ test(
         await sql`lock table goals in share mode`.execute(trx);
         began();
         const copying = steady(['copy', '--to', target.url], appEnv(source));
-        await until('the copy waits for the lock', async () => {
-          const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'relation'`.execute(db);
-          return waiting.rows[0]!.n > 0;
-        });
+        await until('the copy waits for the lock', () => someoneWaitsForATable(db));
         const logged = writers.map((writer) => writer.acked.length);
         await until('five more logs each', () => writers.every((writer, i) => writer.acked.length >= logged[i]! + 5));
         return { copying };
