@@ -6,7 +6,7 @@ import {
   countRows,
   insertRows,
   listDataTables,
-  readRows,
+  readPages,
   readSnapshot,
 } from '../server/db/copy-store.js';
 import type { DialectName } from '../server/db/dialect.js';
@@ -70,14 +70,17 @@ async function refuseUnlessEmpty(target: AnyDb): Promise<void> {
   }
 }
 
-/** Every table of the source's snapshot into the target, one table at a time (one table's rows in memory). */
+/** Every table of the source's snapshot into the target, a page of rows at a time (`readPages`). */
 async function copyTables(from: AnyDb, into: AnyDb, intoDialect: DialectName): Promise<Copied> {
   const copied: Copied = [];
   for (const table of await listDataTables(from)) {
-    const rows = await readRows(from, table);
-    await insertRows(into, table, rows);
+    let rows = 0;
+    for await (const page of readPages(from, table)) {
+      await insertRows(into, table, page);
+      rows += page.length;
+    }
     await continueIdsAfterCopy(into, intoDialect, table);
-    copied.push([table.name, rows.length]);
+    copied.push([table.name, rows]);
   }
   return copied;
 }

@@ -36,7 +36,9 @@ export function unreachableDatabase(database: DatabaseConfig, setting: string, e
   if (!isDatabaseUnavailable(error)) return error;
   const where = `the database at ${databaseAddress(database)}`;
   const { code, message } = error as { code?: unknown; message: string };
-  // A server (or network) that takes the connection and then says nothing ends in pg's connect deadline.
-  if (code === 'ETIMEDOUT' || /^timeout/i.test(message)) return new Error(`${where} did not answer (${setting})`);
+  // A server (or network) that takes the connection and then says nothing ends in pg's connect deadline, or in its
+  // query deadline when it goes silent after connecting.
+  if (code === 'ETIMEDOUT' || /^timeout/i.test(message) || message === 'Query read timeout')
+    return new Error(`${where} did not answer (${setting})`);
   return new Error(`${where} is unavailable (${setting}): ${message}`);
 }

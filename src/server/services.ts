@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { countUsers } from './accounts/store.js';
 import type { Clock } from './clock.js';
 import type { Config, DatabaseConfig } from './config.js';
-import { migrateToLatest } from './db/migrate.js';
+import { migrateIfPending } from './db/migrate.js';
 import { type OpenOptions, openDatabase } from './db/open.js';
 import type { AppDeps } from './deps.js';
 import { createMailer } from './mail/transport.js';
@@ -74,20 +74,15 @@ function dataDirHint(config: Config): string {
 }
 
 /**
- * Migrates on a `patient` handle, without the request deadlines (see `migrateToLatest`), then serves requests from
- * it when the engine can shorten its deadlines in place (SQLite: one open and one WAL checkpoint less at start),
- * else from a new handle.
+ * Opens the database as requests use it and migrates it when a migration is pending (`migrateIfPending`: asked under
+ * the request deadlines, so a PostgreSQL gone silent fails the start instead of holding it; decision 0172).
  */
 async function openMigrated(config: DatabaseConfig, options: Pick<OpenOptions, 'onConnectionError'>) {
-  const migrating = await openDatabase(config, { ...options, patient: true });
-  let applied: string[];
+  const database = await openDatabase(config, options);
   try {
-    applied = await migrateToLatest(migrating.db, migrating.dialect);
+    return { database, applied: await migrateIfPending(database) };
   } catch (error) {
-    await migrating.close();
+    await database.close();
     throw error;
   }
-  if (migrating.endPatience()) return { database: migrating, applied };
-  await migrating.close();
-  return { database: await openDatabase(config, options), applied };
 }

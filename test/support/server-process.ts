@@ -7,6 +7,8 @@ export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
   /** Everything written to stdout so far. */
   output(): string;
+  /** Everything written to stderr so far (where a failed start says why). */
+  errors(): string;
   /** Parsed JSON log lines so far. */
   lines(): Record<string, any>[];
   /** Resolves with the first log line `match` accepts (waiting for it); rejects when the process ends first. */
@@ -46,6 +48,7 @@ export function startServerProcess(env: Record<string, string>): ServerProcess {
   return {
     child,
     output: () => stdout,
+    errors: () => stderr,
     lines,
     exited,
     kill: () => {

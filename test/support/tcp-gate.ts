@@ -9,6 +9,8 @@ import net from 'node:net';
 export interface TcpGate {
   /** host:port to connect to instead of the target. */
   port: number;
+  /** How many connections it has accepted so far, in any state: the attempts to connect. */
+  connections(): number;
   open(): void;
   close(): void;
   hang(): void;
@@ -18,6 +20,7 @@ export interface TcpGate {
 
 export async function startTcpGate(targetHost: string, targetPort: number): Promise<TcpGate> {
   let state: 'open' | 'closed' | 'hanging' | 'stalled' = 'open';
+  let connections = 0;
   const sockets = new Set<net.Socket>();
   const track = (socket: net.Socket) => {
     sockets.add(socket);
@@ -25,6 +28,7 @@ export async function startTcpGate(targetHost: string, targetPort: number): Prom
     socket.on('error', () => socket.destroy());
   };
   const server = net.createServer((client) => {
+    connections++;
     track(client);
     if (state === 'closed') return client.destroy();
     if (state === 'hanging' || state === 'stalled') return;
@@ -42,6 +46,7 @@ export async function startTcpGate(targetHost: string, targetPort: number): Prom
   };
   return {
     port: (server.address() as net.AddressInfo).port,
+    connections: () => connections,
     open: () => {
       state = 'open';
     },

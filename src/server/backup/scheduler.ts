@@ -7,7 +7,6 @@ import type { Database } from '../db/schema.js';
 import { wallClockText } from '../goals/start.js';
 import { backupDatabase } from './backup.js';
 import { claimBackupDay, finishBackupDay, releaseBackupDay } from './store.js';
-import { makePrivateFolder } from '../private-files.js';
 import { WallClockPoller } from '../wall-clock-poller.js';
 
 /** The local hour from which a day's backup is due (server time, `TZ`). */
@@ -46,8 +45,8 @@ export class BackupScheduler {
 
   constructor(private readonly options: BackupSchedulerOptions) {}
 
+  /** BACKUP_DIR was made before the server answered (main.ts); one that goes missing later fails each check, logged. */
   start(intervalMs = CHECK_INTERVAL_MS): void {
-    makePrivateFolder(this.options.backupDir);
     this.poller.start(intervalMs);
   }
 

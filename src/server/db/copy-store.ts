@@ -66,9 +66,34 @@ export async function readRows(db: AnyDb, table: DataTable): Promise<Row[]> {
 /** Both engines bound the parameters of one statement (SQLite 32,766, PostgreSQL 65,535). */
 const PARAMETERS_PER_STATEMENT = 30_000;
 
+const rowsPerStatement = (table: DataTable) => Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / table.columns.length));
+
+/**
+ * A table's rows in id order, in pages of one insert statement's worth, each read by a statement of its own that
+ * starts after the last id of the page before. However large the table, no statement reads more than a page, so
+ * none runs into the request deadlines (a whole `goal_entries` can take longer than PostgreSQL's 5 s), and only a
+ * page is in memory (decision 0173). Inside `readSnapshot` the pages come from one snapshot. A table without an id
+ * holds at most a row per user, goal or day and comes whole, as one page.
+ */
+export async function* readPages(db: AnyDb, table: DataTable): AsyncGenerator<Row[]> {
+  if (!table.hasId) {
+    yield await readRows(db, table);
+    return;
+  }
+  const size = rowsPerStatement(table);
+  let after: unknown = null;
+  for (;;) {
+    let query = db.selectFrom(table.name).selectAll().orderBy('id').limit(size);
+    if (after !== null) query = query.where('id', '>', after);
+    const page = await query.execute();
+    if (page.length > 0) yield page;
+    if (page.length < size) return;
+    after = page.at(-1)!.id;
+  }
+}
+
 export async function insertRows(db: AnyDb, table: DataTable, rows: Row[]): Promise<void> {
-  const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / table.columns.length));
-  for (const part of inParts(rows, perStatement)) {
+  for (const part of inParts(rows, rowsPerStatement(table))) {
     await db.insertInto(table.name).values(part).execute();
   }
 }

@@ -1,9 +1,32 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import type { DialectName } from './dialect.js';
+import { appliedMigrationNames } from './migration-store.js';
 import { migrations } from './migrations/index.js';
+import type { DatabaseHandle } from './open.js';
 
 /** pg_advisory_lock key of Steady's migrations (any constant; "steady" in ASCII). */
 export const MIGRATION_LOCK_KEY = 0x737465616479;
+
+/**
+ * Migrates `handle`'s database when a migration is pending, without the request deadlines (`patiently`): one may run
+ * long, or wait for another process's (decision 0051). Whether one is pending is asked under the request deadlines
+ * first, so that a PostgreSQL that accepts the connection and then goes silent fails every start and every CLI
+ * command within the query deadline instead of holding it forever (decision 0172). Returns the migrations applied.
+ */
+export async function migrateIfPending(handle: DatabaseHandle): Promise<string[]> {
+  if (!(await migrationsPending(handle.db))) return [];
+  return handle.patiently((db) => migrateToLatest(db, handle.dialect));
+}
+
+/**
+ * Whether `migrateToLatest` has anything to do: a migration of this version not applied yet, or one applied that this
+ * version does not know (a newer version's), which `migrateToLatest` refuses as Kysely's "corrupted migrations".
+ */
+async function migrationsPending(db: Kysely<any>): Promise<boolean> {
+  const applied = new Set(await appliedMigrationNames(db));
+  const known = Object.keys(migrations);
+  return applied.size !== known.length || known.some((name) => !applied.has(name));
+}
 
 /**
  * Applies every pending migration; throws (and applies nothing further) on the first failure. On PostgreSQL the

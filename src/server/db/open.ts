@@ -21,10 +21,11 @@ export interface DatabaseHandle {
   /** Connections of PostgreSQL's pool (for metrics); null on SQLite, which has its one connection. */
   poolStats(): PoolStats | null;
   /**
-   * Gives a `patient` handle (migrations) the request deadlines, when the engine can change them on the open
-   * connection: SQLite's busy timeout can, PostgreSQL's pool options cannot. False when a new handle is needed.
+   * Runs `work` without the request deadlines, as a `patient` handle would (migrations). SQLite lengthens its busy
+   * timeout on the open connection for the while; PostgreSQL's pool options cannot change, so `work` gets a pool of
+   * its own, closed when it ends.
    */
-  endPatience(): boolean;
+  patiently<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -118,15 +119,28 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     // Named statements are parsed and planned once per connection; migrations (patient) may change the tables
     // under a cached plan, so they go unnamed.
     const statementNames = options.patient ? null : new StatementNames();
+    const checkout = outageAwareCheckout(pool, config.poolSize);
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: resilientPool(pool, statementNames) }),
+      dialect: new PostgresDialect({ pool: resilientPool(pool, checkout, statementNames) }),
       ...statementLog(options),
     });
     return {
       db,
       dialect: 'postgres',
-      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-      endPatience: () => false,
+      // Requests wait in the checkout's queue; pg-pool's own holds one only while a connection is handed on.
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: checkout.waiting() + pool.waitingCount,
+      }),
+      async patiently(work) {
+        const patient = await openDatabase(config, { ...options, patient: true });
+        try {
+          return await work(patient.db);
+        } finally {
+          await patient.close();
+        }
+      },
       close: () => db.destroy(),
     };
   }
@@ -142,7 +156,8 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   const busyTimeout = (ms: number) => sqlite.pragma(`busy_timeout = ${ms}`);
-  busyTimeout(options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.sqliteBusyMs);
+  const ownBusyMs = options.patient ? DATABASE_TIMEOUTS.patientMs : DATABASE_TIMEOUTS.sqliteBusyMs;
+  busyTimeout(ownBusyMs);
   const prepare = statementCache(sqlite);
   const kyselyDatabase: KyselySqliteDatabase = { close: () => sqlite.close(), prepare };
   const db = new Kysely<Database>({
@@ -163,9 +178,13 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     db,
     dialect: 'sqlite',
     poolStats: () => null,
-    endPatience() {
-      busyTimeout(DATABASE_TIMEOUTS.sqliteBusyMs);
-      return true;
+    async patiently(work) {
+      busyTimeout(DATABASE_TIMEOUTS.patientMs);
+      try {
+        return await work(db);
+      } finally {
+        busyTimeout(ownBusyMs);
+      }
     },
     close: () => db.destroy(),
   };
@@ -188,8 +207,7 @@ function clientWithConnectTimeout(pg: typeof import('pg').default, timeoutMs: nu
  *   healthy, so the next query would queue behind it; such a connection is released as broken instead and the
  *   pool opens a fresh one when needed.
  */
-function resilientPool(pool: pg.Pool, statementNames: StatementNames | null): pg.Pool {
-  const checkout = outageAwareCheckout(pool);
+function resilientPool(pool: pg.Pool, checkout: Checkout, statementNames: StatementNames | null): pg.Pool {
   const timedOut = new WeakSet<pg.PoolClient>();
   const watched = new WeakSet<pg.PoolClient>();
   const connect = async () => {
@@ -220,51 +238,93 @@ function resilientPool(pool: pg.Pool, statementNames: StatementNames | null): pg
   return { connect, end: () => pool.end() } as unknown as pg.Pool;
 }
 
+/** Checks a connection out of the pool; `waiting()` counts the requests in our queue, for the pool's metrics. */
+export interface Checkout {
+  (): Promise<pg.PoolClient>;
+  waiting(): number;
+}
+
+interface Waiter {
+  resolve(client: pg.PoolClient): void;
+  reject(error: unknown): void;
+}
+
 /**
- * Checks a connection out of pg-pool, failing fast while the database is unreachable (decision 0050). An attempt to
- * connect to a server that never answers takes `connectMs`, and pg-pool serves its queue one attempt per free place
- * in the pool, so without these rules the 30th of 30 waiting requests would hear after five rounds of attempts:
+ * Checks a connection out of pg-pool, failing fast while the database is unreachable (decisions 0050, 0153, 0174). An
+ * attempt to connect to a server that never answers takes `connectMs`, and only `size` (the pool's) run at once, so
+ * without these rules the 30th of 30 waiting requests would hear after five rounds of attempts:
  * - when an attempt finds no server to answer it (`reachedNoServer`), every request waiting for a connection fails
  *   with it at once: their own attempts would fail alike;
  * - for `failFastMs` after that, new requests fail at once instead of each making an attempt.
- * pg-pool cannot take a waiter out of its queue: when a given-up waiter's turn comes, its attempt runs anyway (one
- * more probe of whether the database is back) and the connection it gets goes straight back to the pool. Waiting for
- * a busy pool whose connections work has no deadline: only a failed attempt ends it.
+ * Requests wait in a queue of ours, and pg-pool is asked for a connection only when one of its `size` places is free,
+ * so its own queue stays empty: pg-pool cannot take a waiter out of its queue, and each given-up request there would
+ * later make an attempt of its own, against a server long known to be away. Out of ours, a given-up request leaves
+ * without a trace. An attempt already under way when its request is given up still ends (it probes whether the
+ * database is back), and the connection it gets goes straight back to the pool. Waiting for a busy pool whose
+ * connections work has no deadline: only a failed attempt ends it.
  */
-export function outageAwareCheckout(pool: Pick<pg.Pool, 'connect'>): () => Promise<pg.PoolClient> {
+export function outageAwareCheckout(pool: Pick<pg.Pool, 'connect'>, size: number): Checkout {
   let failedAt: number | null = null;
-  /** The reject functions of the requests still waiting; a request leaves the set when it is answered. */
-  const waiting = new Set<(error: unknown) => void>();
+  /** Requests waiting for a free place; none of them has asked pg-pool yet. */
+  const queue: Waiter[] = [];
+  /** Requests that asked pg-pool and wait for its answer (an attempt, or a connection another request gave back). */
+  const asking = new Set<Waiter>();
+  /** pg-pool's places we hold: connections checked out, and pg-pool answers still to come (given-up ones too). */
+  let held = 0;
+
   const failAllWaiting = (error: unknown) => {
-    for (const reject of waiting) reject(error);
-    waiting.clear();
+    for (const waiter of [...queue, ...asking]) waiter.reject(error);
+    queue.length = 0;
+    asking.clear();
   };
-  return () => {
+  const askWhilePlacesAreFree = () => {
+    while (held < size && queue.length > 0) ask(queue.shift()!);
+  };
+  const freePlace = () => {
+    held--;
+    askWhilePlacesAreFree();
+  };
+  const ask = (waiter: Waiter) => {
+    held++;
+    asking.add(waiter);
+    pool.connect().then(
+      (client) => {
+        failedAt = null;
+        const release = client.release.bind(client);
+        client.release = (error?: Error | boolean) => {
+          // Back to pg-pool first, so that the next request in our queue gets this connection instead of a new one.
+          // (A second release throws in pg-pool, so a place is never freed twice.)
+          release(error);
+          freePlace();
+        };
+        if (asking.delete(waiter)) waiter.resolve(client);
+        else client.release();
+      },
+      (error: unknown) => {
+        const stillWaiting = asking.delete(waiter);
+        if (reachedNoServer(error)) {
+          failedAt = Date.now();
+          // The attempt's own error: what each waiter's attempt would have said (and is logged with its 503).
+          failAllWaiting(error);
+        }
+        if (stillWaiting) waiter.reject(error);
+        freePlace();
+      },
+    );
+  };
+
+  const checkout = () => {
     if (failedAt !== null && Date.now() - failedAt < DATABASE_TIMEOUTS.failFastMs) {
       return Promise.reject(
         Object.assign(new Error('the database was unreachable a moment ago'), { code: 'ECONNREFUSED' }),
       );
     }
     return new Promise<pg.PoolClient>((resolve, reject) => {
-      waiting.add(reject);
-      pool.connect().then(
-        (client) => {
-          failedAt = null;
-          if (waiting.delete(reject)) resolve(client);
-          else client.release();
-        },
-        (error: unknown) => {
-          const stillWaiting = waiting.delete(reject);
-          if (reachedNoServer(error)) {
-            failedAt = Date.now();
-            // The attempt's own error: what each waiter's attempt would have said (and is logged with its 503).
-            failAllWaiting(error);
-          }
-          if (stillWaiting) reject(error);
-        },
-      );
+      queue.push({ resolve, reject });
+      askWhilePlacesAreFree();
     });
   };
+  return Object.assign(checkout, { waiting: () => queue.length });
 }
 
 /**

@@ -2,18 +2,24 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import { parseDatabaseUrl } from '../../../src/server/config.js';
-import { listDataTables, readRows, type Row } from '../../../src/server/db/copy-store.js';
+import { runCli } from '../../../src/cli/run.js';
+import { listDataTables, readPages, readRows, type Row } from '../../../src/server/db/copy-store.js';
 import type { DialectName } from '../../../src/server/db/dialect.js';
 import { migrateToLatest } from '../../../src/server/db/migrate.js';
-import { openDatabase } from '../../../src/server/db/open.js';
+import { DATABASE_TIMEOUTS, type OpenOptions, openDatabase } from '../../../src/server/db/open.js';
 import { setsSize } from '../../../src/server/goals/serialize.js';
 import { createTestApp, PASSWORD } from '../../support/app.js';
 import { steady } from '../../support/cli.js';
-import { createTestDatabase } from '../../support/database.js';
+import { createTestDatabase, insertTestUser } from '../../support/database.js';
+import { someoneWaitsForATable, until } from '../../support/waiting.js';
 import { appEnv, cliEnv, startWriters, urlOf, WRITERS_DATE } from './support.js';
 
-async function onDatabase<T>(url: string, work: (db: Kysely<any>, dialect: DialectName) => Promise<T>): Promise<T> {
-  const handle = await openDatabase(parseDatabaseUrl(url));
+async function onDatabase<T>(
+  url: string,
+  work: (db: Kysely<any>, dialect: DialectName) => Promise<T>,
+  options: OpenOptions = {},
+): Promise<T> {
+  const handle = await openDatabase(parseDatabaseUrl(url), options);
   try {
     return await work(handle.db, handle.dialect);
   } finally {
@@ -25,7 +31,10 @@ async function onDatabase<T>(url: string, work: (db: Kysely<any>, dialect: Diale
 function dump(url: string): Promise<Record<string, Row[]>> {
   return onDatabase(url, async (db) => {
     const tables: Record<string, Row[]> = {};
-    for (const table of await listDataTables(db)) tables[table.name] = await readRows(db, table);
+    for (const table of await listDataTables(db)) {
+      const rows: Row[] = (tables[table.name] = []);
+      for await (const page of readPages(db, table)) rows.push(...page);
+    }
     return tables;
   });
 }
@@ -165,13 +174,6 @@ const DROP_ENTRIES: Record<DialectName, { on: string[]; off: string[] }> = {
   },
 };
 
-/** Waits until `done` says so, checking every 10 ms, at most 20 s. */
-async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
-  for (const start = Date.now(); !(await done()); await new Promise((resolve) => setTimeout(resolve, 10))) {
-    if (Date.now() - start > 20_000) throw new Error(`gave up waiting: ${what}`);
-  }
-}
-
 test(
   'steady copy while the server logs: the target is one snapshot of the source (each goal agrees with its entries), and the copy succeeds',
   { timeout: 120_000 },
@@ -195,11 +197,7 @@ test(
         await sql`lock table goals in share mode`.execute(trx);
         began();
         const copying = steady(['copy', '--to', target.url], appEnv(source));
-        await until('the copy waits for the lock', async () => {
-          const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'relation'`.execute(db);
-          return waiting.rows[0]!.n > 0;
-        });
+        await until('the copy waits for the lock', () => someoneWaitsForATable(db));
         const logged = writers.map((writer) => writer.acked.length);
         await until('five more logs each', () => writers.every((writer, i) => writer.acked.length >= logged[i]! + 5));
         return { copying };
@@ -272,5 +270,79 @@ test(
     const copied = await steady(['copy', '--to', target.url], appEnv(source));
     assert.equal(copied.code, 0, copied.stderr);
     assert.deepEqual(await dump(target.url), await dump(urlOf(source.deps.config.database)));
+  },
+);
+
+/** How long `work` took, in milliseconds. */
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+test(
+  'steady copy from a PostgreSQL whose goal_entries takes longer than the statement deadline to read whole: read in pages, every row copied',
+  { timeout: 180_000 },
+  async (t) => {
+    const source = await createTestDatabase('postgres');
+    const target = await createTestDatabase('sqlite');
+    t.after(async () => {
+      await source.drop();
+      await target.drop();
+    });
+    const entries = 300_000;
+    await onDatabase(
+      source.url,
+      async (db) => {
+        await migrateToLatest(db, 'postgres');
+        const userId = await insertTestUser(db, 'anna@example.com');
+        const goal = { user_id: userId, name: 'Push-ups', unit: '', daily: 1, days: 30, start: '2026-01-01 00:00:00' };
+        const { id } = await db
+          .insertInto('goals')
+          .values({ ...goal, created_at: 1, updated_at: 1 })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await sql`insert into goal_entries (user_id, goal_id, date, amount, entry_id, created_at)
+          select ${userId}, ${id}, '2026-01-15', i, 'e' || i, i from generate_series(1, ${entries}) as i`.execute(db);
+      },
+      { patient: true },
+    );
+
+    // The deadline a third of what one statement takes to read the table whole (millions of rows against the real
+    // 5 s, scaled down to this machine), and still many times what a page takes.
+    const { whole, pages } = await onDatabase(source.url, async (db) => {
+      const table = (await listDataTables(db)).find((candidate) => candidate.name === 'goal_entries')!;
+      const pages: number[] = [];
+      let started = performance.now();
+      for await (const _ of readPages(db, table)) {
+        pages.push(performance.now() - started);
+        started = performance.now();
+      }
+      return { whole: await timed(() => readRows(db, table)), pages };
+    });
+    const deadlineMs = Math.round(whole / 3);
+    const typicalPage = pages.sort((a, b) => a - b)[Math.floor(pages.length / 2)]!;
+    const measured = `whole ${Math.round(whole)} ms, pages ${Math.round(typicalPage)} ms (median of ${pages.length}), slowest ${Math.round(pages.at(-1)!)} ms; deadline ${deadlineMs} ms`;
+    assert.ok(deadlineMs >= 5 * typicalPage, `too close to tell apart: ${measured}`);
+    t.diagnostic(measured);
+
+    const out: string[] = [];
+    const err: string[] = [];
+    const statementMs = DATABASE_TIMEOUTS.statementMs;
+    DATABASE_TIMEOUTS.statementMs = deadlineMs;
+    let code: number;
+    try {
+      code = await runCli(['copy', '--to', target.url], cliEnv(source.url, source.dataDir), {
+        out: (line) => out.push(line),
+        err: (line) => err.push(line),
+      });
+    } finally {
+      DATABASE_TIMEOUTS.statementMs = statementMs;
+    }
+    // Before: "steady copy: canceling statement due to statement timeout", exit 1.
+    assert.deepEqual(err, [], measured);
+    assert.equal(code, 0);
+    assert.match(out.join('\n'), new RegExp(`^goal_entries\\s+${entries}$`, 'm'));
+    assert.deepEqual(await dump(target.url), await dump(source.url));
   },
 );

@@ -22,8 +22,7 @@ test(
     const silentUrl = `postgres://steady:secret-password@${address}`;
 
     gate.hang();
-    // The CLI opens the database as migrations do (a patient connect deadline of 30 s): pg then says only
-    // "timeout expired".
+    // The CLI opens the database as requests do (a connect deadline of 1 s): pg then says only "timeout expired".
     const silent = await steady(['users'], cliEnv(silentUrl, dataDir));
     assert.equal(silent.code, 1);
     assert.equal(silent.stdout, '');

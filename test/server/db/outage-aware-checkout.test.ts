@@ -1,5 +1,6 @@
 /**
- * Which failed connection attempts fail every request waiting for a connection (decision 0153). The outage itself
+ * Which failed connection attempts fail every request waiting for a connection (decision 0153), and that a request
+ * given up costs pg-pool nothing (decision 0174). The outage itself
  * is tested against a real PostgreSQL behind a gate (test/server/ops/database-outage.test.ts); a server that
  * refuses one connection with a SQLSTATE (53300 too many clients) cannot be made here without a second role, so
  * this drives the checkout with a pool whose attempts the test settles.
@@ -7,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type pg from 'pg';
+import { DEFAULT_POOL_SIZE } from '../../../src/server/config.js';
 import { outageAwareCheckout } from '../../../src/server/db/open.js';
 
 /** A pool whose `connect` calls wait until the test settles them, in order. */
@@ -28,7 +30,7 @@ const settled = (promise: Promise<unknown>) =>
 
 test('an attempt that reached no server fails every waiting request at once; a late connection goes back', async () => {
   const { pool, attempts } = scriptedPool();
-  const checkout = outageAwareCheckout(pool);
+  const checkout = outageAwareCheckout(pool, DEFAULT_POOL_SIZE);
   const waiting = [checkout(), checkout(), checkout()].map(settled);
   attempts[0]!.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
   assert.deepEqual(await Promise.all(waiting), ['ECONNREFUSED', 'ECONNREFUSED', 'ECONNREFUSED']);
@@ -41,7 +43,7 @@ test('an attempt that reached no server fails every waiting request at once; a l
 
 test("a refusal the server gave (53300 too many clients) fails only its own request; the others wait for the pool's connections", async () => {
   const { pool, attempts } = scriptedPool();
-  const checkout = outageAwareCheckout(pool);
+  const checkout = outageAwareCheckout(pool, DEFAULT_POOL_SIZE);
   const waiting = [checkout(), checkout(), checkout()].map(settled);
   attempts[0]!.reject(Object.assign(new Error('sorry, too many clients already'), { code: '53300' }));
   const released: string[] = [];
@@ -53,4 +55,43 @@ test("a refusal the server gave (53300 too many clients) fails only its own requ
   const next = settled(checkout());
   attempts[3]!.resolve(client(released, 'fourth'));
   assert.equal(await next, 'connected');
+});
+
+test('requests beyond the pool wait in our queue: a given-up one never asks pg-pool for a connection', async () => {
+  const { pool, attempts } = scriptedPool();
+  const checkout = outageAwareCheckout(pool, 2);
+  const waiting = Array.from({ length: 6 }, () => settled(checkout()));
+  // Only as many attempts as the pool has places; the other four requests wait without one.
+  assert.equal(attempts.length, 2);
+  assert.equal(checkout.waiting(), 4);
+  attempts[0]!.reject(Object.assign(new Error('timeout expired'), { code: 'ETIMEDOUT' }));
+  assert.deepEqual(await Promise.all(waiting), Array(6).fill('ETIMEDOUT'));
+  assert.equal(checkout.waiting(), 0);
+  // The second attempt, already under way, ends later: its place is free again, and nobody is left to make another.
+  attempts[1]!.reject(Object.assign(new Error('timeout expired'), { code: 'ETIMEDOUT' }));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(attempts.length, 2, 'given-up requests made attempts of their own');
+});
+
+test('a busy pool hands each released connection to the next request in our queue, in order, without a deadline', async () => {
+  const { pool, attempts } = scriptedPool();
+  const checkout = outageAwareCheckout(pool, 1);
+  const released: string[] = [];
+  const first = checkout();
+  const second = checkout();
+  const third = checkout();
+  attempts[0]!.resolve(client(released, 'first'));
+  const firstClient = await first;
+  // The pool's one place is taken: the others have not asked pg-pool.
+  assert.equal(attempts.length, 1);
+  assert.equal(checkout.waiting(), 2);
+  firstClient.release();
+  assert.deepEqual(released, ['first']);
+  assert.equal(attempts.length, 2);
+  attempts[1]!.resolve(client(released, 'second'));
+  (await second).release();
+  assert.equal(attempts.length, 3);
+  attempts[2]!.resolve(client(released, 'third'));
+  (await third).release();
+  assert.equal(checkout.waiting(), 0);
 });
