@@ -230,6 +230,12 @@ export async function findGoalOwner(
   return row ?? null;
 }
 
+/** The language of a user, for the off link's page when their goal is gone; null when the account is gone too. */
+export async function findUserLocale(db: Kysely<Database>, userId: number): Promise<string | null> {
+  const row = await db.selectFrom('users').select('locale').where('id', '=', userId).executeTakeFirst();
+  return row?.locale ?? null;
+}
+
 /** Deletes the send rows of local dates before `localDate` (YYYY-MM-DD); answers how many went. */
 export async function deleteSendsBefore(db: Kysely<Database>, localDate: string): Promise<number> {
   const result = await db.deleteFrom('reminder_sends').where('local_date', '<', localDate).executeTakeFirst();
