@@ -173,7 +173,7 @@ test('a push reminder reaching the service worker shows a notification that link
 
   // The push service's part, done by Chromium's DevTools protocol: deliver a message to our worker.
   const { cdp, registrationId } = await serviceWorkerSession(context, page, server.baseUrl);
-  const payload = { title: 'Push-ups', body: '15 reps left today: 35 of 50', url: `${server.baseUrl}/#/goal/7` };
+  const payload = { title: 'Push-ups', body: '15 reps left today (35 of 50)', url: `${server.baseUrl}/#/goal/7` };
   await cdp.send('ServiceWorker.deliverPushMessage', {
     origin: server.baseUrl,
     registrationId,
