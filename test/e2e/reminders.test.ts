@@ -3,9 +3,22 @@
  * reminder is set on the goal's page.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
-import type { Locator } from 'playwright-core';
-import { axeViolations, chromiumAvailable, cliInvite, serverAndBrowser, serviceWorkerSession } from './support.js';
+import type { Locator, Page } from 'playwright-core';
+import { reminderOffToken } from '../../src/server/reminders/unsubscribe-link.js';
+import {
+  apiFromPage,
+  assertNoAxeViolations,
+  axeViolations,
+  chromiumAvailable,
+  cliInvite,
+  serverAndBrowser,
+  serviceWorkerSession,
+} from './support.js';
+
+const SCREENSHOTS = 'test-results/screenshots';
 
 const PASSWORD = 'remind me daily 1';
 
@@ -160,7 +173,7 @@ test('a push reminder reaching the service worker shows a notification that link
 
   // The push service's part, done by Chromium's DevTools protocol: deliver a message to our worker.
   const { cdp, registrationId } = await serviceWorkerSession(context, page, server.baseUrl);
-  const payload = { title: 'Push-ups', body: '15 reps left today: 35 of 50', url: `${server.baseUrl}/#/goal/7` };
+  const payload = { title: 'Push-ups', body: '15 reps left today (35 of 50)', url: `${server.baseUrl}/#/goal/7` };
   await cdp.send('ServiceWorker.deliverPushMessage', {
     origin: server.baseUrl,
     registrationId,
@@ -201,3 +214,84 @@ async function assertChoicesInline(radios: Locator): Promise<void> {
     assert.ok(middle > textLine.top && middle < textLine.bottom, 'a radio button is not beside its text');
   }
 }
+
+/** The height and width of what `locator` finds, as laid out. */
+async function size(locator: Locator): Promise<{ width: number; height: number }> {
+  const box = await locator.boundingBox();
+  assert.ok(box, 'laid out');
+  return { width: box.width, height: box.height };
+}
+
+/** Collects what the browser says about the Content-Security-Policy refusing something on the page. */
+function cspRefusals(page: Page): string[] {
+  const refusals: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refusals.push(message.text());
+  });
+  return refusals;
+}
+
+// Decision 0178: the mail's off link opened a page with browser defaults, a small button at 360 px.
+test('the reminder mail link pages at 360 px: styled within the Content-Security-Policy, a button at least 44 px tall, in Polish', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { server, browser } = await serverAndBrowser(t);
+  const context = await browser.newContext({ locale: 'pl-PL', viewport: { width: 360, height: 740 } });
+  const page = await context.newPage();
+  const refusals = cspRefusals(page);
+  await page.goto(server.baseUrl);
+  const invite = new URL(await cliInvite(server)).searchParams.get('invite');
+  const registered = await apiFromPage(page, 'POST', '/api/register', {
+    email: 'ewa@example.com',
+    password: PASSWORD,
+    token: invite,
+  });
+  assert.equal(registered.status, 200, JSON.stringify(registered.body));
+  assert.equal((await apiFromPage(page, 'PATCH', '/api/me', { locale: 'pl' })).status, 200);
+  const userId = (await apiFromPage(page, 'GET', '/api/me')).body.id as number;
+  const goal = await apiFromPage(page, 'POST', '/api/goals', {
+    name: 'Pompki na każdy dzień tygodnia, także w długie weekendy',
+    unit: 'razy',
+    daily: 22,
+  });
+  const goalId = Number(goal.body.id);
+  const reminder = await apiFromPage(page, 'PUT', `/api/goals/${goalId}/reminder`, {
+    time: '07:30',
+    channel: 'email',
+  });
+  assert.equal(reminder.status, 200);
+  // The link the mail carries, signed with the server's key (made at its first start in DATA_DIR).
+  const key = Buffer.from(readFileSync(path.join(server.env.DATA_DIR!, 'secret.key'), 'utf8').trim(), 'hex');
+  const link = `${server.baseUrl}/api/reminders/off/${reminderOffToken(key, goalId, userId)}`;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+
+  const opened = await page.goto(link);
+  assert.equal(opened?.status(), 200);
+  const button = page.getByRole('button', { name: 'Wyłącz przypomnienie' });
+  const { width, height } = await size(button);
+  assert.ok(height >= 44, `the button is ${height} px tall`);
+  assert.ok(width >= 300, `the button is ${width} px wide`);
+  assert.equal(
+    await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    true,
+    'nothing wider than the screen',
+  );
+  await page.screenshot({ path: `${SCREENSHOTS}/reminder-off-question-360-pl.png`, fullPage: true });
+  await assertNoAxeViolations(page, 'the question page');
+
+  await button.click();
+  await page.getByText('jest wyłączone', { exact: false }).waitFor();
+  const open = page.getByRole('link', { name: 'Otwórz Steady' });
+  assert.ok((await size(open)).height >= 44, 'the link is as tall to tap');
+  await page.screenshot({ path: `${SCREENSHOTS}/reminder-off-done-360-pl.png`, fullPage: true });
+  await assertNoAxeViolations(page, 'the done page');
+
+  // Cut off by a mail program: a page in the browser's language, 404, styled the same way.
+  const cutOff = await page.goto(link.slice(0, -10));
+  assert.equal(cutOff?.status(), 404);
+  await page.getByText('Ten link do wyłączenia przypomnienia jest nieprawidłowy.').waitFor();
+  assert.ok((await size(page.getByRole('link', { name: 'Otwórz Steady' }))).height >= 44);
+  await page.screenshot({ path: `${SCREENSHOTS}/reminder-off-invalid-360-pl.png`, fullPage: true });
+  await assertNoAxeViolations(page, 'the page of a link that is not valid');
+
+  assert.deepEqual(refusals, [], 'the Content-Security-Policy refused nothing');
+});

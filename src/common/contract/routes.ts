@@ -112,6 +112,11 @@ function route<
   };
 }
 
+/** A non-JSON answer other than the success (the reminder link's 404 page). */
+function htmlAnswer(description: string): TSchema {
+  return { description, content: { 'text/html': { schema: S.Text() } } } as unknown as TSchema;
+}
+
 /** Every route of the API, by a short name. */
 export const ROUTES = {
   login: route({
@@ -476,6 +481,7 @@ export const ROUTES = {
     success: S.Text(),
     produces: 'text/html',
     errors: [],
+    otherAnswers: { 404: htmlAnswer('A page saying the link is not valid (damaged, cut off or made up)') },
   }),
   reminderOff: route({
     method: 'POST',
@@ -486,6 +492,18 @@ export const ROUTES = {
     params: S.ReminderOffParams,
     success: S.Text(),
     produces: 'text/html',
+    errors: [],
+    otherAnswers: { 404: htmlAnswer('A page saying the link is not valid (damaged, cut off or made up)') },
+  }),
+  reminderPageStyle: route({
+    method: 'GET',
+    url: '/api/reminders/page.css',
+    auth: 'none',
+    tags: ['reminders'],
+    summary: 'The stylesheet of the reminder link pages',
+    success: S.Text(),
+    produces: 'text/css',
+    database: false,
     errors: [],
   }),
   pushKey: route({

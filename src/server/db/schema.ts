@@ -183,6 +183,12 @@ export interface RemindersTable {
   time: string;
   channel: 'push' | 'email';
   updated_at: number;
+  /**
+   * When `time` was last set: the reminder made (also by an import) or its time changed; a change of channel alone
+   * keeps it. A reminder set after its time had passed that day rings first the next day (migration 0012,
+   * decision 0177).
+   */
+  time_set_at: number;
 }
 
 /** A browser's Web Push subscription (migration 0007). */

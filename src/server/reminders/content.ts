@@ -21,7 +21,12 @@ export function reminderFacts(day: GoalDay): ReminderFacts {
 }
 
 interface ReminderWording {
-  /** "15 reps left today: 35 of 50" */
+  /**
+   * "15 reps left today (35 of 50)", as it reads after the goal's name and a dash (German "heute noch 15 Wdh.
+   * (35 von 50)"): one sentence, no colon, so the subject never reads "Pompki: Dziś zostało: 22 razy" (decision 0178).
+   * No verb agrees with the amount (Polish would need "zostało 5", "zostały 2", "została 1 minuta"): "noch",
+   * "jeszcze" say it for any count.
+   */
   left(left: string, unit: string, done: string, target: string): string;
   greeting: string;
   open: string;
@@ -33,21 +38,21 @@ const withUnit = (amount: string, unit: string) => (unit ? `${amount} ${unit}` :
 
 const WORDING: Record<Locale, ReminderWording> = {
   en: {
-    left: (left, unit, done, target) => `${withUnit(left, unit)} left today: ${done} of ${target}`,
+    left: (left, unit, done, target) => `${withUnit(left, unit)} left today (${done} of ${target})`,
     greeting: 'Hello,',
     open: 'Open Steady',
     why: (time) => `You get this mail because you asked for a reminder at ${time} on the days this goal runs.`,
     off: 'Turn this reminder off',
   },
   de: {
-    left: (left, unit, done, target) => `Heute noch ${withUnit(left, unit)}: ${done} von ${target}`,
+    left: (left, unit, done, target) => `heute noch ${withUnit(left, unit)} (${done} von ${target})`,
     greeting: 'Hallo,',
     open: 'Steady öffnen',
     why: (time) => `Du bekommst diese Mail, weil du an den Tagen dieses Ziels um ${time} erinnert werden möchtest.`,
     off: 'Diese Erinnerung abschalten',
   },
   pl: {
-    left: (left, unit, done, target) => `Dziś zostało: ${withUnit(left, unit)} (${done} z ${target})`,
+    left: (left, unit, done, target) => `dziś jeszcze ${withUnit(left, unit)} (${done} z ${target})`,
     greeting: 'Cześć,',
     open: 'Otwórz Steady',
     why: (time) => `Dostajesz tę wiadomość, bo ustawiono przypomnienie o ${time} w dni tego celu.`,
@@ -59,13 +64,23 @@ function languageOf(locale: string): Locale {
   return isLocale(locale) ? locale : DEFAULT_LOCALE;
 }
 
-/** "15 reps left today: 35 of 50" in the user's language. */
-export function reminderLine(locale: string, facts: ReminderFacts): string {
-  const language = languageOf(locale);
+/** What is left, as it reads after the goal's name and a dash: "15 reps left today (35 of 50)", "heute noch ...". */
+function leftPhrase(language: Locale, facts: ReminderFacts): string {
   // Every decimal the amounts have, as the app shows them (decision 0171): 0,249 left is not "0,25".
   const n = amountFormat(language);
   // The unit goes with what is left: "1 rep left", "15 reps left" (a counted unit; others as typed).
   return WORDING[language].left(n(facts.left), unitText(facts.unit, facts.left), n(facts.done), n(facts.target));
+}
+
+/** "15 reps left today (35 of 50)" in the user's language, as a sentence of its own ("Heute noch ..."). */
+export function reminderLine(locale: string, facts: ReminderFacts): string {
+  const phrase = leftPhrase(languageOf(locale), facts);
+  return phrase.charAt(0).toUpperCase() + phrase.slice(1);
+}
+
+/** The goal and what is left of it: "Push-ups – 15 reps left today (35 of 50)", the mail's subject and first line. */
+function goalLine(language: Locale, facts: ReminderFacts): string {
+  return `${facts.goalName} – ${leftPhrase(language, facts)}`;
 }
 
 /** The link that opens the goal in the app (the app's pages live in the URL hash). */
@@ -87,12 +102,11 @@ export function reminderMail(
 ): RenderedMail {
   const language = languageOf(locale);
   const words = WORDING[language];
-  const line = reminderLine(locale, facts);
-  const subject = `${facts.goalName} – ${line}`;
+  const subject = goalLine(language, facts);
   const text = [
     words.greeting,
     '',
-    `${facts.goalName}: ${line}`,
+    subject,
     '',
     `${words.open}: ${links.goal}`,
     '',
@@ -106,7 +120,7 @@ export function reminderMail(
     `<html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
     '<body>',
     `<p>${escapeHtml(words.greeting)}</p>`,
-    `<p><strong>${escapeHtml(facts.goalName)}</strong>: ${escapeHtml(line)}</p>`,
+    `<p><strong>${escapeHtml(facts.goalName)}</strong> – ${escapeHtml(leftPhrase(language, facts))}</p>`,
     `<p><a href="${escapeHtml(links.goal)}">${escapeHtml(words.open)}</a></p>`,
     `<hr><p><small>${escapeHtml(words.why(time))}<br>`,
     `<a href="${escapeHtml(links.off)}">${escapeHtml(words.off)}</a></small></p>`,

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ROUTES } from '../../common/contract/routes.js';
 import { canonicalTimeZone, isReminderChannel, isReminderTime, REMINDER_REFUSALS } from '../../common/reminders.js';
 import { currentUser } from '../auth/plugin.js';
@@ -9,9 +9,10 @@ import { badRequest } from '../http/errors.js';
 import { isOwnGoal } from '../goals/store.js';
 import { goalNotFound, parseGoalId } from '../goals/validation.js';
 import { findTimezone, saveTimezone } from './preferences-store.js';
-import { findGoalOwner, listReminders, removeReminder, saveReminder } from './store.js';
-import { reminderOffDonePage, reminderOffQuestionPage } from './off-page.js';
+import { findGoalOwner, findUserLocale, listReminders, removeReminder, saveReminder } from './store.js';
+import { OFF_PAGE_CSS, reminderLinkInvalidPage, reminderOffDonePage, reminderOffQuestionPage } from './off-page.js';
 import { verifyReminderOffToken } from './unsubscribe-link.js';
+import { acceptLanguageLocale } from '../http/accept-language.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 
@@ -78,6 +79,9 @@ export const reminderRoutes =
 /**
  * The mail's signed link. Its own plugin, so only these two routes take the form bodies a mail client's one-click
  * POST sends (RFC 8058), and the CSRF guard lets them through: the signature is their authority, not a cookie.
+ * Every answer is a page for the person who opened the link, in their language (decision 0178): a link that is not
+ * valid is a 404 page in the browser's language (the user it names is not known for sure), a goal deleted since
+ * the mail the page of a reminder that is off, in the language of the user the signed token names.
  */
 const reminderOffRoutes =
   (deps: AppDeps): FastifyPluginAsync =>
@@ -89,22 +93,33 @@ const reminderOffRoutes =
       app.addContentTypeParser(type, { parseAs: 'string' }, (_request, _body, done) => done(null, undefined));
     }
 
+    /** The link's goal and user, or null when its signature does not check out (damaged, cut off, made up). */
     const checkedLink = async (token: string) => {
       const named = verifyReminderOffToken(secretKey, token);
-      if (!named) throw badRequest('reminder_link_invalid', 'This reminder link is not valid', 'token');
+      if (!named) return null;
       const goal = await findGoalOwner(db, named.goalId);
       // A deleted goal has no reminder left: the link's work is done.
       return { ...named, goal: goal && goal.user_id === named.userId ? goal : null };
     };
+    const browserLocale = (request: FastifyRequest) => acceptLanguageLocale(request.headers['accept-language']);
+    const invalidLink = (request: FastifyRequest, reply: FastifyReply) =>
+      reply
+        .code(404)
+        .type(HTML_TYPE)
+        .send(reminderLinkInvalidPage(browserLocale(request), config.baseUrl));
+    /** The page of a reminder that is off, when its goal is gone: in its user's language while the account lasts. */
+    const gonePage = async (request: FastifyRequest, userId: number) =>
+      reminderOffDonePage((await findUserLocale(db, userId)) ?? browserLocale(request), null, config.baseUrl);
 
     app.get(
       ROUTES.reminderOffPage.url,
       { ...fromContract('reminderOffPage'), config: { ...fromContract('reminderOffPage').config, signedLink: true } },
       async (request, reply) => {
-        const { goal } = await checkedLink(request.params.token);
-        const html = goal
-          ? reminderOffQuestionPage(goal.locale, goal.name, `/api/reminders/off/${request.params.token}`)
-          : reminderOffDonePage('en', null, config.baseUrl);
+        const link = await checkedLink(request.params.token);
+        if (!link) return invalidLink(request, reply);
+        const html = link.goal
+          ? reminderOffQuestionPage(link.goal.locale, link.goal.name, `/api/reminders/off/${request.params.token}`)
+          : await gonePage(request, link.userId);
         return reply.type(HTML_TYPE).send(html);
       },
     );
@@ -113,11 +128,17 @@ const reminderOffRoutes =
       ROUTES.reminderOff.url,
       { ...fromContract('reminderOff'), config: { ...fromContract('reminderOff').config, signedLink: true } },
       async (request, reply) => {
-        const { goalId, userId, goal } = await checkedLink(request.params.token);
-        if (goal) await removeReminder(db, userId, goalId);
-        return reply
-          .type(HTML_TYPE)
-          .send(reminderOffDonePage(goal?.locale ?? 'en', goal?.name ?? null, config.baseUrl));
+        const link = await checkedLink(request.params.token);
+        if (!link) return invalidLink(request, reply);
+        const { goalId, userId, goal } = link;
+        if (!goal) return reply.type(HTML_TYPE).send(await gonePage(request, userId));
+        await removeReminder(db, userId, goalId);
+        return reply.type(HTML_TYPE).send(reminderOffDonePage(goal.locale, goal.name, config.baseUrl));
       },
+    );
+
+    // The pages' look, from our own origin: the Content-Security-Policy allows no inline style.
+    app.get(ROUTES.reminderPageStyle.url, fromContract('reminderPageStyle'), async (_request, reply) =>
+      reply.type('text/css; charset=utf-8').send(OFF_PAGE_CSS),
     );
   };

@@ -21,6 +21,17 @@ export function isTimeReached(localTime: string, reminderTime: string): boolean 
   return localTime >= reminderTime;
 }
 
+/**
+ * Whether a reminder whose time was set at `setAt` (the user's local date and time then) rings on `date` at all: set
+ * on an earlier date, or that day before its time, it does; set after its time had passed that day (or on a later
+ * date, after the clock went back), it first rings the next day. A late send of a reminder missed while no server
+ * ran is still right: it was set before its time (decision 0177). Compared to the minute, like `isTimeReached`:
+ * set at 07:30 for 07:30, it rings at once.
+ */
+export function setInTimeFor(setAt: { date: string; time: string }, date: string, reminderTime: string): boolean {
+  return setAt.date < date || (setAt.date === date && setAt.time <= reminderTime);
+}
+
 /** True when `date` is one of the goal's days: its start date through start + days − 1. */
 export function runsOn(goal: { start: string; days: number }, date: string): boolean {
   const first = goal.start.slice(0, 10);

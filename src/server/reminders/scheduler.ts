@@ -7,7 +7,7 @@ import type { PushSender } from '../push/sender.js';
 import { forgetPushEndpoint, listPushSubscriptions } from '../push/store.js';
 import { goalLink, reminderFacts, reminderMail, reminderPush } from './content.js';
 import { goalDateKey, goalDay, goalDays, type GoalDay } from './goal-day-store.js';
-import { belowTarget, isTimeReached, localDateAndTime, runsOn } from './schedule.js';
+import { belowTarget, isTimeReached, localDateAndTime, runsOn, setInTimeFor } from './schedule.js';
 import {
   type ActiveReminder,
   claimDueReminder,
@@ -97,9 +97,15 @@ export class ReminderScheduler {
     const byGoal = new Map(reminders.map((reminder) => [reminder.goal_id, reminder]));
     let sent = 0;
 
+    // Due: its time reached today, and set before it (a reminder set at 16:09 for 07:30 first rings tomorrow,
+    // decision 0177), both on the wall clock of the user's zone.
     const due = reminders
       .map((reminder) => ({ reminder, local: localDateAndTime(now, this.zoneOf(reminder)) }))
-      .filter(({ reminder, local }) => isTimeReached(local.time, reminder.time));
+      .filter(
+        ({ reminder, local }) =>
+          isTimeReached(local.time, reminder.time) &&
+          setInTimeFor(localDateAndTime(reminder.time_set_at, this.zoneOf(reminder)), local.date, reminder.time),
+      );
     const taken = await findSends(
       db,
       due.map(({ reminder }) => reminder.goal_id),

@@ -10,6 +10,11 @@ export interface ReminderSetting {
   channel: ReminderChannel;
 }
 
+/**
+ * Sets the goal's reminder. `time_set_at` becomes `now` when the reminder is new or its time changes, and stays when
+ * only the channel changes or the same time is saved again: a reminder set after its time today rings first
+ * tomorrow, and saving the form again must not move a reminder that is still to ring today (decision 0177).
+ */
 export async function saveReminder(
   db: Kysely<Database>,
   userId: number,
@@ -20,8 +25,18 @@ export async function saveReminder(
   const values = { time: setting.time, channel: setting.channel, updated_at: now };
   await db
     .insertInto('reminders')
-    .values({ goal_id: goalId, user_id: userId, ...values })
-    .onConflict((oc) => oc.column('goal_id').doUpdateSet(values))
+    .values({ goal_id: goalId, user_id: userId, ...values, time_set_at: now })
+    .onConflict((oc) =>
+      oc.column('goal_id').doUpdateSet((eb) => ({
+        ...values,
+        time_set_at: eb
+          .case()
+          .when('reminders.time', '=', eb.ref('excluded.time'))
+          .then(eb.ref('reminders.time_set_at'))
+          .else(eb.ref('excluded.time_set_at'))
+          .end(),
+      })),
+    )
     .execute();
 }
 
@@ -47,6 +62,8 @@ export async function listReminders(db: Kysely<Database>, userId: number): Promi
 /** A reminder with what the scheduler needs about its user. */
 export interface ActiveReminder extends ReminderSetting {
   user_id: number;
+  /** When its time was last set (decision 0177). */
+  time_set_at: number;
   timezone: string | null;
   locale: string;
   email: string;
@@ -68,6 +85,7 @@ export async function listActiveReminders(db: Kysely<Database>): Promise<ActiveR
       'reminders.user_id',
       'reminders.time',
       'reminders.channel',
+      'reminders.time_set_at',
       'preferences.timezone',
       'users.locale',
       'users.email',
@@ -210,6 +228,12 @@ export async function findGoalOwner(
     .where('goals.id', '=', goalId)
     .executeTakeFirst();
   return row ?? null;
+}
+
+/** The language of a user, for the off link's page when their goal is gone; null when the account is gone too. */
+export async function findUserLocale(db: Kysely<Database>, userId: number): Promise<string | null> {
+  const row = await db.selectFrom('users').select('locale').where('id', '=', userId).executeTakeFirst();
+  return row?.locale ?? null;
 }
 
 /** Deletes the send rows of local dates before `localDate` (YYYY-MM-DD); answers how many went. */

@@ -147,12 +147,15 @@ test('503 database_unavailable is documented on every route that uses the databa
   const paths = document.paths as Record<string, Record<string, Operation>>;
   for (const route of Object.values(ROUTES)) {
     const statuses = Object.keys(paths[openApiPath(route.url)]![route.method.toLowerCase()]!.responses);
-    const withoutDatabase = route.url === '/api/openapi.json' || route.url === '/api/docs';
+    const withoutDatabase = ['/api/openapi.json', '/api/docs', '/api/reminders/page.css'].includes(route.url);
     assert.equal(statuses.includes('503'), !withoutDatabase, `${route.method} ${route.url}: ${statuses.join(', ')}`);
   }
   const csv = paths['/api/export.csv']!.get!.responses;
   assert.deepEqual(Object.keys(csv['200']!.content!), ['text/csv']);
   assert.deepEqual(Object.keys(csv['401']!.content!), ['application/json'], 'its refusals are the JSON error body');
+  // The reminder link's page when the link is not valid is a page too (decision 0178).
+  const offPage = paths['/api/reminders/off/{token}']!.get!.responses;
+  assert.deepEqual(Object.keys(offPage['404']!.content!), ['text/html']);
   assert.ok(paths['/api/import']!.post!.requestBody, 'the import documents the export document as its body');
   for (const operatorPath of ['/healthz', '/readyz', '/metrics'])
     assert.equal(paths[operatorPath], undefined, operatorPath);

@@ -69,7 +69,8 @@ test('DELETE /api/me removes every row of the user in every table, logs out ever
   await anna.post(`/api/goals/${reading}/archive`);
   // Reminders (issue 11): a time zone, a reminder that was sent once, a push subscription.
   await anna.patch('/api/preferences', { timezone: 'Europe/Berlin' });
-  await anna.put(`/api/goals/${pushUps}/reminder`, { time: '08:00', channel: 'email' });
+  // 10:00 in Berlin, the clock's time: due at once (one set for a time already past would wait for tomorrow).
+  await anna.put(`/api/goals/${pushUps}/reminder`, { time: '10:00', channel: 'email' });
   const keys = { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) };
   await anna.post('/api/push/subscriptions', { endpoint: 'https://8.8.8.8/push/anna', keys });
   await createReminderScheduler(steady.deps, { info() {}, warn() {}, error() {} }).check();

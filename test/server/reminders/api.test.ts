@@ -84,7 +84,7 @@ test("PUT/DELETE /api/goals/{id}/reminder and GET /api/reminders; 404 for anothe
   assert.deepEqual((await anna.get('/api/reminders')).body, []);
 });
 
-test('the signed reminder-off link: GET shows one button and changes nothing, POST (form or one-click) turns it off; a tampered link is refused', async () => {
+test('the signed reminder-off link: GET shows one button and changes nothing, POST (form or one-click) turns it off; a tampered link gets a 404 page', async () => {
   await anna.put(`/api/goals/${annaGoal}/reminder`, { time: '19:30', channel: 'email' });
   const annaId = (await anna.get('/api/me')).body.id as number;
   const url = new URL(reminderOffUrl(steady.deps.config.baseUrl, steady.deps.secretKey, Number(annaGoal), annaId));
@@ -113,8 +113,9 @@ test('the signed reminder-off link: GET shows one button and changes nothing, PO
           'content-type': method === 'POST' ? 'application/x-www-form-urlencoded' : undefined,
         },
       );
-      assert.equal(refused.status, 400, `${method} ${tampered}: ${refused.text}`);
-      assert.equal(refused.body.code, 'reminder_link_invalid');
+      assert.equal(refused.status, 404, `${method} ${tampered}: ${refused.text}`);
+      assert.match(String(refused.headers['content-type']), /^text\/html/);
+      assert.match(refused.text, /This link to turn a reminder off is not valid\./);
     }
   }
   assert.equal((await anna.get('/api/reminders')).body.length, 1);
@@ -129,6 +130,83 @@ test('the signed reminder-off link: GET shows one button and changes nothing, PO
   assert.deepEqual((await anna.get('/api/reminders')).body, []);
   // Again: still fine.
   assert.equal((await stranger.request('POST', url.pathname, undefined, { origin: undefined })).status, 200);
+});
+
+/** The visible text of a page: tags dropped, entities of quotes kept as they are. */
+const pageText = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+// Decision 0178: a person who opened a damaged link from a mail got `{"error":"This reminder link is not valid",...}`.
+test('a damaged or cut-off link answers a 404 page, not JSON, in the language the browser asks for', async () => {
+  const annaId = (await anna.get('/api/me')).body.id as number;
+  const url = new URL(reminderOffUrl(steady.deps.config.baseUrl, steady.deps.secretKey, Number(annaGoal), annaId));
+  const stranger = steady.client();
+  const cutOff = url.pathname.slice(0, -12);
+  for (const [acceptLanguage, expected] of [
+    [undefined, 'This link to turn a reminder off is not valid.'],
+    ['pl-PL,pl;q=0.9,en-US;q=0.8,en;q=0.7', 'Ten link do wyłączenia przypomnienia jest nieprawidłowy.'],
+    ['fr-CH, fr;q=0.9, de;q=0.7, *;q=0.5', 'Dieser Link zum Abschalten einer Erinnerung ist ungültig.'],
+    ['en;q=0.3, pl;q=0.8', 'Ten link do wyłączenia przypomnienia jest nieprawidłowy.'],
+    ['de;q=0, fr', 'This link to turn a reminder off is not valid.'],
+  ] as const) {
+    for (const method of ['GET', 'POST']) {
+      const answer = await stranger.request(method, cutOff, undefined, {
+        origin: undefined,
+        'accept-language': acceptLanguage,
+      });
+      assert.equal(answer.status, 404, `${method} ${acceptLanguage}: ${answer.text}`);
+      assert.match(String(answer.headers['content-type']), /^text\/html; charset=utf-8/);
+      assert.ok(pageText(answer.text).includes(expected), `${acceptLanguage}: ${answer.text}`);
+      assert.match(answer.text, /<a href="http:\/\/steady\.test\/">/);
+      assert.doesNotMatch(answer.text, /"error"/);
+    }
+  }
+});
+
+test('a link to a goal deleted since the mail says the reminder is off in the language of the user it names', async () => {
+  const ewa = await steady.register('ewa@example.com');
+  assert.equal((await ewa.patch('/api/me', { locale: 'pl' })).status, 200);
+  const ewaId = (await ewa.get('/api/me')).body.id as number;
+  const goal = (await ewa.post('/api/goals', { name: 'Pompki' })).body.id as string;
+  await ewa.put(`/api/goals/${goal}/reminder`, { time: '07:30', channel: 'email' });
+  const url = new URL(reminderOffUrl(steady.deps.config.baseUrl, steady.deps.secretKey, Number(goal), ewaId));
+  assert.equal((await ewa.delete(`/api/goals/${goal}`)).status, 200);
+  // An English browser (a mail program's own view, say): the page is still Ewa's Polish.
+  for (const method of ['GET', 'POST']) {
+    const answer = await steady.client().request(method, url.pathname, undefined, {
+      origin: undefined,
+      'accept-language': 'en-GB,en;q=0.9',
+    });
+    assert.equal(answer.status, 200, answer.text);
+    assert.match(answer.text, /<html lang="pl">/);
+    assert.ok(pageText(answer.text).includes('To przypomnienie jest wyłączone.'), answer.text);
+  }
+  // Account gone too: the browser's language.
+  const deleted = await ewa.request('DELETE', '/api/me', { password: 'correct horse battery' });
+  assert.equal(deleted.status, 200, deleted.text);
+  const answer = await steady.client().get(url.pathname, { origin: undefined, 'accept-language': 'de-DE' });
+  assert.equal(answer.status, 200, answer.text);
+  assert.ok(pageText(answer.text).includes('Diese Erinnerung ist abgeschaltet.'), answer.text);
+});
+
+test('the link pages take their look from a stylesheet of our own origin, as the Content-Security-Policy allows', async () => {
+  const annaId = (await anna.get('/api/me')).body.id as number;
+  const url = new URL(reminderOffUrl(steady.deps.config.baseUrl, steady.deps.secretKey, Number(annaGoal), annaId));
+  const stranger = steady.client();
+  const pages = [
+    await stranger.get(url.pathname, { origin: undefined }),
+    await stranger.get(url.pathname.slice(0, -3), { origin: undefined }),
+    await stranger.request('POST', url.pathname, undefined, { origin: undefined }),
+  ];
+  for (const page of pages) {
+    const csp = String(page.headers['content-security-policy']);
+    assert.match(csp, /style-src 'self'(;|$)/, 'no inline style is allowed');
+    assert.match(page.text, /<link rel="stylesheet" href="\/api\/reminders\/page\.css">/);
+    assert.doesNotMatch(page.text, /<style|\sstyle=/i, 'nothing inline, which the policy would block');
+  }
+  const css = await stranger.get('/api/reminders/page.css', { origin: undefined });
+  assert.equal(css.status, 200);
+  assert.match(String(css.headers['content-type']), /^text\/css/);
+  assert.match(css.text, /button \{[^}]*min-height: 44px;/);
 });
 
 test('POST/DELETE /api/push/subscriptions and GET /api/push/key; endpoints must be https on public addresses', async () => {

@@ -22,6 +22,8 @@ async function setUp(t: TestContext) {
 
 test('a push reminder arrives encrypted (aes128gcm) with our VAPID key; decrypted it names the goal, what is left and the goal link', async (t) => {
   const { steady, receiver, scheduler } = await setUp(t);
+  // The reminder is set in the morning, before its time: set after it, it would first ring tomorrow (decision 0177).
+  steady.clock.advance(Date.parse('2026-01-15T06:00:00Z') - steady.clock.now());
   const anna = await steady.register('anna@example.com');
   await anna.patch('/api/me', { locale: 'de' });
   await anna.patch('/api/preferences', { timezone: 'Europe/Berlin' });
@@ -41,7 +43,7 @@ test('a push reminder arrives encrypted (aes128gcm) with our VAPID key; decrypte
   const push = receiver.pushes[0]!;
   assert.deepEqual(JSON.parse(push.text), {
     title: 'Liegestütze',
-    body: 'Heute noch 15 Wdh.: 35 von 50',
+    body: 'Heute noch 15 Wdh. (35 von 50)',
     url: `http://steady.test/#/goal/${id}`,
   });
   assert.equal(push.headers['content-encoding'], 'aes128gcm');
@@ -52,6 +54,8 @@ test('a push reminder arrives encrypted (aes128gcm) with our VAPID key; decrypte
 
 test('a 404 or 410 from the push service removes the subscription; with none left the reminder is given up and counted', async (t) => {
   const { steady, receiver, scheduler, errors } = await setUp(t);
+  // The reminder is set in the morning, before its time: set after it, it would first ring tomorrow (decision 0177).
+  steady.clock.advance(Date.parse('2026-01-15T06:00:00Z') - steady.clock.now());
   const anna = await steady.register('anna@example.com');
   const id = (await anna.post('/api/goals', { name: 'Walk', daily: 1, days: 30, start: '2026-01-01' })).body.id;
   await anna.put(`/api/goals/${id}/reminder`, { time: '08:00', channel: 'push' });
@@ -72,6 +76,8 @@ test('a 404 or 410 from the push service removes the subscription; with none lef
 
 test('at send time too: a stored endpoint on a private address or a name resolving to loopback is never contacted', async (t) => {
   const { steady, receiver, scheduler } = await setUp(t);
+  // The reminder is set in the morning, before its time: set after it, it would first ring tomorrow (decision 0177).
+  steady.clock.advance(Date.parse('2026-01-15T06:00:00Z') - steady.clock.now());
   const anna = await steady.register('anna@example.com');
   const userId = (await anna.get('/api/me')).body.id as number;
   const id = (await anna.post('/api/goals', { name: 'Walk', daily: 1, days: 30, start: '2026-01-01' })).body.id;

@@ -32,7 +32,11 @@ async function setUp(t: TestContext, mailer?: Mailer) {
   return { steady, scheduler, lines };
 }
 
-/** A user in Berlin with a goal of 50 reps a day and an e-mail reminder. */
+/**
+ * A user in Berlin with a goal of 50 reps a day and an e-mail reminder. The reminder is set by the start of the
+ * goal's first day (the clock is put back there for the PUT when it is later), as a person sets one up before it is
+ * to ring: one set after its time that day would first ring the next day (decision 0177).
+ */
 async function berlinGoal(
   steady: TestApp,
   email: string,
@@ -50,7 +54,10 @@ async function berlinGoal(
   });
   assert.equal(created.status, 200, created.text);
   const id = created.body.id as string;
+  const now = steady.clock.now();
+  setClock(steady, Math.min(now, berlinWinter(goal.start, '00:00')));
   assert.equal((await client.put(`/api/goals/${id}/reminder`, { time: goal.time, channel: 'email' })).status, 200);
+  setClock(steady, now);
   return { client, id };
 }
 
@@ -79,7 +86,7 @@ test('started, the scheduler checks by itself: a due reminder goes out at the ne
   assert.equal(await scheduler.check(), 0, 'not due yet');
   // The clock passes the time; the interval's own check (every REMINDER_CHECK_MS = 15 s in the server) sends it.
   setClock(steady, berlinWinter('2026-01-15', '19:30'));
-  assert.match((await steady.smtp.nextMail()).decoded, /50 reps left today: 0 of 50/);
+  assert.match((await steady.smtp.nextMail()).decoded, /50 reps left today \(0 of 50\)/);
   assert.ok(REMINDER_CHECK_MS <= 60_000, 'a due reminder is sent within 60 s');
 });
 
@@ -123,7 +130,7 @@ test('an archived goal reminds no one until it is restored', async (t) => {
   assert.equal((await client.post(`/api/goals/${id}/unarchive`)).status, 200);
   steady.clock.advance(MINUTE);
   assert.equal(await scheduler.check(), 1, 'restored: reminded again');
-  assert.match((await steady.smtp.nextMail()).decoded, /50 reps left today: 0 of 50/);
+  assert.match((await steady.smtp.nextMail()).decoded, /50 reps left today \(0 of 50\)/);
 });
 
 test('due at the time in the user zone, not before; once per day; the mail says what is left, links BASE_URL and can be turned off', async (t) => {
@@ -139,7 +146,7 @@ test('due at the time in the user zone, not before; once per day; the mail says 
   assert.equal(await scheduler.check(), 1, 'due at 19:30 Berlin (18:30 UTC)');
   const mail = await steady.smtp.nextMail();
   assert.deepEqual(mail.to, ['anna@example.com']);
-  assert.match(mail.decoded, /15 reps left today: 35 of 50/);
+  assert.match(mail.decoded, /15 reps left today \(35 of 50\)/);
   assert.match(mail.decoded, new RegExp(`http://steady\\.test/#/goal/${id}`));
   assert.match(header(mail.raw, 'List-Unsubscribe'), /^<http:\/\/steady\.test\/api\/reminders\/off\/[^>]+>$/);
   assert.equal(header(mail.raw, 'List-Unsubscribe-Post'), 'List-Unsubscribe=One-Click');
@@ -164,7 +171,7 @@ test('due at the time in the user zone, not before; once per day; the mail says 
   await client.post(`/api/goals/${id}/sets/2026-01-17`, { amount: 49 });
   setClock(steady, berlinWinter('2026-01-17', '20:00'));
   assert.equal(await scheduler.check(), 1);
-  assert.match((await steady.smtp.nextMail(1)).decoded, /1 rep left today: 49 of 50/);
+  assert.match((await steady.smtp.nextMail(1)).decoded, /1 rep left today \(49 of 50\)/);
 
   // The List-Unsubscribe link turns it off: no reminder the day after.
   const link = new URL(header(mail.raw, 'List-Unsubscribe').slice(1, -1)).pathname;
@@ -175,6 +182,107 @@ test('due at the time in the user zone, not before; once per day; the mail says 
   assert.equal(off.status, 200);
   setClock(steady, berlinWinter('2026-01-18', '20:00'));
   assert.equal(await scheduler.check(), 0);
+});
+
+/** Warsaw is UTC+1 in winter. */
+const warsawWinter = (date: string, time: string) => Date.parse(`${date}T${time}:00+01:00`);
+
+/** The names of the goals the mails received so far remind of (by the goal link in each), sorted. */
+async function remindedGoals(steady: TestApp, client: TestClient): Promise<string[]> {
+  const goals = (await client.get('/api/goals')).body as Array<{ id: string; name: string }>;
+  const goalOf = (text: string) => goals.find(({ id }) => new RegExp(`/#/goal/${id}(?!\\d)`).test(text))?.name;
+  return steady.smtp.mails.map((mail) => goalOf(mail.decoded) ?? '?').sort();
+}
+
+// Decision 0177: the tester set a 07:30 reminder at 16:09 in Warsaw and had the mail within seconds.
+test('a reminder set after its time today first rings the next day (new, time changed, off and on again); one missed while the server was down still rings late', async (t) => {
+  const { steady, scheduler } = await setUp(t);
+  const client = await steady.register('rita@example.com');
+  assert.equal((await client.patch('/api/preferences', { timezone: 'Europe/Warsaw' })).status, 200);
+  const goal = async (name: string) => {
+    const created = await client.post('/api/goals', { name, unit: 'reps', daily: 22, days: 30, start: '2026-01-10' });
+    assert.equal(created.status, 200, created.text);
+    return created.body.id as string;
+  };
+  const remind = async (id: string, time: string, channel: 'email' | 'push' = 'email') =>
+    assert.equal((await client.put(`/api/goals/${id}/reminder`, { time, channel })).status, 200);
+  const [fresh, moved, reEnabled, savedAgain, newChannel] = [
+    await goal('Fresh'),
+    await goal('Moved'),
+    await goal('ReEnabled'),
+    await goal('SavedAgain'),
+    await goal('NewChannel'),
+  ];
+  // 06:00: four reminders are set up in the morning, before their time.
+  setClock(steady, warsawWinter('2026-01-15', '06:00'));
+  await remind(moved, '20:00');
+  await remind(reEnabled, '07:30');
+  await remind(savedAgain, '07:30');
+  await remind(newChannel, '07:30', 'push');
+  // No check runs from 06:00 to 16:09: the server is down over 07:30.
+  setClock(steady, warsawWinter('2026-01-15', '16:05'));
+  await remind(savedAgain, '07:30'); // the form saved again, unchanged
+  await remind(newChannel, '07:30', 'email'); // only the channel changed
+  assert.equal((await client.delete(`/api/goals/${reEnabled}/reminder`)).status, 200);
+  setClock(steady, warsawWinter('2026-01-15', '16:09'));
+  await remind(fresh, '07:30'); // new
+  await remind(moved, '07:30'); // its time changed
+  await remind(reEnabled, '07:30'); // turned on again
+  // The two whose 07:30 the server missed while down ring now, late, as before; the three set after 07:30 do not.
+  assert.equal(await scheduler.check(), 2);
+  for (let i = 0; i < 4; i++) {
+    steady.clock.advance(REMINDER_CHECK_MS);
+    assert.equal(await scheduler.check(), 0);
+  }
+  assert.deepEqual(await remindedGoals(steady, client), ['NewChannel', 'SavedAgain']);
+  setClock(steady, warsawWinter('2026-01-15', '23:59'));
+  assert.equal(await scheduler.check(), 0, 'not later that day either');
+
+  // The next 07:30: all five.
+  setClock(steady, warsawWinter('2026-01-16', '07:29'));
+  assert.equal(await scheduler.check(), 0);
+  setClock(steady, warsawWinter('2026-01-16', '07:30'));
+  assert.equal(await scheduler.check(), 5);
+  assert.deepEqual(await remindedGoals(steady, client), [
+    'Fresh',
+    'Moved',
+    'NewChannel',
+    'NewChannel',
+    'ReEnabled',
+    'SavedAgain',
+    'SavedAgain',
+  ]);
+
+  // Set within its own minute (07:30:40 for 07:30), it has not passed: it rings at once.
+  const onTheMinute = await goal('OnTheMinute');
+  setClock(steady, warsawWinter('2026-01-17', '07:30') + 40_000);
+  await remind(onTheMinute, '07:30');
+  steady.clock.advance(REMINDER_CHECK_MS);
+  assert.equal(await scheduler.check(), 6, 'the five of the 17th and the new one');
+});
+
+test('reminders imported after their time today first ring the next day', async (t) => {
+  const { steady, scheduler } = await setUp(t);
+  const client = await steady.register('rita@example.com');
+  assert.equal((await client.patch('/api/preferences', { timezone: 'Europe/Warsaw' })).status, 200);
+  const goal = { unit: 'reps', daily: 22, days: 30, start: '2026-01-10 00:00:00', sets: {} };
+  const document = {
+    format: 'steady-export',
+    version: 1,
+    goals: [
+      { ...goal, id: '1', name: 'Morning', reminder: { time: '07:30', channel: 'email' } },
+      { ...goal, id: '2', name: 'Evening', reminder: { time: '19:00', channel: 'email' } },
+    ],
+  };
+  setClock(steady, warsawWinter('2026-01-15', '16:09'));
+  const imported = await client.post('/api/import', document);
+  assert.equal(imported.status, 200, imported.text);
+  assert.equal(await scheduler.check(), 0, 'the 07:30 reminder waits for tomorrow');
+  setClock(steady, warsawWinter('2026-01-15', '19:00'));
+  assert.equal(await scheduler.check(), 1, 'the 19:00 one rings today');
+  setClock(steady, warsawWinter('2026-01-16', '07:30'));
+  assert.equal(await scheduler.check(), 1);
+  assert.deepEqual(await remindedGoals(steady, client), ['Evening', 'Morning']);
 });
 
 test('the last day of the goal gets its reminder, the day after does not; nor the day before the start', async (t) => {

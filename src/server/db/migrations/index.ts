@@ -11,6 +11,7 @@ import * as m0008 from './0008_goal_layout.js';
 import * as m0009 from './0009_import_keys.js';
 import * as m0010 from './0010_request_keys.js';
 import * as m0011 from './0011_foreign_key_indexes.js';
+import * as m0012 from './0012_reminder_time_set_at.js';
 
 /** A migration is frozen once released: it types the database as `any` and never imports store code. */
 export interface SteadyMigration {
@@ -30,4 +31,5 @@ export const migrations: Record<string, SteadyMigration> = {
   '0009_import_keys': m0009,
   '0010_request_keys': m0010,
   '0011_foreign_key_indexes': m0011,
+  '0012_reminder_time_set_at': m0012,
 };
