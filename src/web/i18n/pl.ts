@@ -244,6 +244,10 @@ export const pl: Messages = {
   'settings.importWhere': 'Pierwsza nieprawidłowa wartość jest w {field}.',
   'settings.importWhereGoal':
     'Pierwsza nieprawidłowa wartość należy do celu nr {number} w pliku („{name}”), pole „{field}”.',
+  'settings.importWhereDay':
+    'Pierwsza nieprawidłowa wartość należy do celu nr {number} w pliku („{name}”), dzień {date}.',
+  'settings.importSets': 'Zapisane ilości',
+  'settings.importNewer': 'Ten plik pochodzi z nowszej wersji Steady.',
   'settings.delete': 'Usuń konto',
   'settings.deleteWarning':
     'Usunięcie konta usuwa Twoje cele, wszystkie wpisy i zaproszenia oraz wylogowuje Cię na wszystkich urządzeniach. Tego nie można cofnąć.',
@@ -299,6 +303,8 @@ export const pl: Messages = {
   'error.missing_field': 'Wypełnij to pole.',
   'error.missing_field.import-file': 'Najpierw wybierz plik.',
   'error.invalid_import.import-file': 'Ten plik nie jest eksportem Steady.',
+  'error.invalid_json.import-file': 'Ten eksport Steady jest uszkodzony lub niekompletny.',
+  'error.body_too_large.import-file': 'Steady importuje pliki do {importMaxMb} MB; ten jest większy.',
   'error.invalid_email': 'To nie jest prawidłowy adres e-mail.',
   'error.password_too_short': 'Hasło musi mieć co najmniej {passwordMin} znaków.',
   'error.password_too_long': 'Hasło może mieć najwyżej {passwordMax} znaków.',
