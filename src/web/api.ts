@@ -61,6 +61,8 @@ export class ApiError extends Error {
     readonly retryAfter: number | null = null,
     /** The input the server named (`daily`, `goals[1].daily`), else null. */
     readonly field: string | null = null,
+    /** The refused key of the object at `field` (an import's `sets` date that is none), else null. */
+    readonly key: string | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -127,7 +129,7 @@ async function call<T>(method: string, path: string, body?: unknown, options: Ca
     });
     if (cutOff) throw unreachable();
     if (!response.ok) {
-      const record = (data ?? {}) as { error?: unknown; code?: unknown; field?: unknown };
+      const record = (data ?? {}) as { error?: unknown; code?: unknown; field?: unknown; key?: unknown };
       const retry = Number(response.headers.get('retry-after'));
       const failure = new ApiError(
         response.status,
@@ -136,6 +138,7 @@ async function call<T>(method: string, path: string, body?: unknown, options: Ca
         typeof record.error === 'string' ? record.error : response.statusText,
         Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : null,
         typeof record.field === 'string' ? record.field : null,
+        typeof record.key === 'string' ? record.key : null,
       );
       if (failure.code === 'unauthenticated') unauthenticated();
       throw failure;

@@ -3,17 +3,23 @@
  * `field` (or a FieldProblem the form found first), never from the English message (decision 0081).
  */
 import type { ErrorCode } from '../common/contract/error-codes.js';
+import { IMPORT_MAX_MB } from '../common/contract/export-identity.js';
 import { GOAL_LIMITS } from '../common/goal.js';
 import { LIMITS } from '../common/limits.js';
 import { codePointLength } from '../common/text.js';
 import { ApiError, type ClientErrorCode } from './api.js';
 import { hasText, t, tp } from './i18n/index.js';
+import type { TextKey } from './i18n/types.js';
 
-/** A problem the form found before asking the server: the field it concerns and the code the server would send. */
+/**
+ * A problem the form found before asking the server: the field it concerns, the code the server would send, and a
+ * text of its own where the code's would say too little (an export from a newer Steady is `invalid_import` too).
+ */
 export class FieldProblem extends Error {
   constructor(
     readonly field: string,
     readonly code: ErrorCode,
+    readonly text?: TextKey,
   ) {
     super(code);
     this.name = 'FieldProblem';
@@ -38,14 +44,19 @@ export interface ShownError {
 }
 
 /** The limits the texts name (`{goalNameMax}` ...), so a text never states a number the contract does not. */
-export const LIMIT_VARS = { ...LIMITS, dailyMax: GOAL_LIMITS.dailyMax, goalsPerUserMax: GOAL_LIMITS.goalsPerUserMax };
+export const LIMIT_VARS = {
+  ...LIMITS,
+  dailyMax: GOAL_LIMITS.dailyMax,
+  goalsPerUserMax: GOAL_LIMITS.goalsPerUserMax,
+  importMaxMb: IMPORT_MAX_MB,
+};
 
 /**
  * The translated reason: `error.<code>.<field>` where the language has a text for that pair (e.g. why `daily` was
  * refused), else `error.<code>`.
  */
 export function errorText(error: unknown): string {
-  if (error instanceof FieldProblem) return codeText(error.code, error.field);
+  if (error instanceof FieldProblem) return error.text ? t(error.text) : codeText(error.code, error.field);
   if (!(error instanceof ApiError)) return t('error.unknown');
   if (error.code === 'too_many_attempts') return tp('error.too_many_attempts', error.retryAfter ?? 60);
   return codeText(error.code, error.field);

@@ -20,20 +20,25 @@ export function goalPhase(goal: Pick<GoalProgressInput, 'start' | 'days'>, today
   return today < startDateKey(goal) ? 'upcoming' : 'finished';
 }
 
+/** How a status with amounts is worded: `t`, or `withFigures` where its numbers must never break inside. */
+type Say<T> = (key: 'goal.finishedTotal' | 'goal.todayText', vars: Record<string, string | number>) => T;
+
 /**
  * "35 / 50 push-ups today" while the goal runs, "Starts in 3 days" before, "Finished: 1,420 of 1,500 push-ups"
  * after; numbers in the user's language, the unit in the form its count needs.
  */
-export function goalStatusText(goal: GoalProgressInput & { unit: string }, today: string): string {
+export function goalStatusText(goal: GoalProgressInput & { unit: string }, today: string): string;
+export function goalStatusText<T>(goal: GoalProgressInput & { unit: string }, today: string, say: Say<T>): T | string;
+export function goalStatusText(goal: GoalProgressInput & { unit: string }, today: string, say: Say<unknown> = t) {
   switch (goalPhase(goal, today)) {
     case 'upcoming':
       return tp('goal.startsIn', daysBetween(today, startDateKey(goal)));
     case 'finished': {
       const { done, target } = goalTotals(goal);
-      return t('goal.finishedTotal', { done, target, unit: unitText(goal.unit, target, 'of') });
+      return say('goal.finishedTotal', { done, target, unit: unitText(goal.unit, target, 'of') });
     }
     case 'running':
-      return t('goal.todayText', {
+      return say('goal.todayText', {
         done: dayTotal(goal.sets, today),
         target: goal.daily,
         unit: unitText(goal.unit, goal.daily),

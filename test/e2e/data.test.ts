@@ -123,6 +123,69 @@ test(
       },
     );
 
+    await t.test(
+      'import: a cut-off export, one from a newer Steady and one too large are refused unsent and say why; a bad date is named',
+      async () => {
+        await page.goto(`${server.baseUrl}/#/settings`);
+        const form = page.locator('form', { has: page.getByRole('heading', { name: 'Import goals' }) });
+        const fileError = form.locator('#import-file-error');
+        const imports: string[] = [];
+        const countImports = (request: { url: () => string }) => {
+          if (request.url().endsWith('/api/import')) imports.push(request.url());
+        };
+        page.on('request', countImports);
+        const choose = (name: string, text: string) =>
+          form
+            .getByLabel('Export file (JSON)')
+            .setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+        const submit = () => form.getByRole('button', { name: 'Import goals' }).click();
+        const exportText = readFileSync(exportFile, 'utf8');
+        const exported = JSON.parse(exportText);
+
+        // Cut off in the middle (an interrupted download): damaged, not "no export".
+        await choose('cut.json', exportText.slice(0, Math.floor(exportText.length / 2)));
+        await submit();
+        await fileError.getByText(/^This Steady export is damaged or incomplete\.$/).waitFor();
+
+        // A later version of the format: said so, not "the first value that is not valid is at version".
+        await choose('newer.json', JSON.stringify({ ...exported, version: 2 }));
+        await submit();
+        await fileError.getByText(/^This file comes from a newer version of Steady\.$/).waitFor();
+        assert.equal(await form.getByText('The first value that is not valid').count(), 0);
+        assert.deepEqual(imports, [], 'nothing sent');
+
+        // More than the server takes (a valid export of 22 MB): refused before it is read or sent, naming the limit.
+        // The file is made in the page, as a person's would come from the disk.
+        await page.evaluate(() => {
+          const input = document.querySelector<HTMLInputElement>('#import-file')!;
+          const padding = 'x'.repeat(22_000_000);
+          const text = `{"format":"steady-export","version":1,"goals":[],"account":{"name":"${padding}"}}`;
+          const transfer = new DataTransfer();
+          transfer.items.add(new File([text], 'big.json', { type: 'application/json' }));
+          input.files = transfer.files;
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+        });
+        const started = Date.now();
+        await submit();
+        await fileError.getByText(/^Steady imports files of up to 20 MB; this one is larger\.$/).waitFor();
+        assert.deepEqual(imports, [], 'nothing sent');
+        assert.ok(Date.now() - started < 5_000, `refused after ${Date.now() - started} ms`);
+
+        // A date of `sets` that is none: the server names it beside the field, and the app says which day it is.
+        const badDay = { ...exported, goals: [{ ...exported.goals[0], sets: { '2024-02-30': [1] } }] };
+        await choose('bad-day.json', JSON.stringify(badDay));
+        await submit();
+        await form.getByRole('alert').getByText('A value in this export is not valid.').waitFor();
+        await form
+          .getByText(
+            `The first value that is not valid belongs to goal 1 in the file (“${exported.goals[0].name}”), day 2024-02-30.`,
+          )
+          .waitFor();
+        assert.equal(imports.length, 1);
+        page.off('request', countImports);
+      },
+    );
+
     await t.test('revoke', async () => {
       await page.goto(`${server.baseUrl}/#/invites`);
       await page.getByLabel('Note (optional)').fill('for Emil');

@@ -280,3 +280,58 @@ test(
     });
   },
 );
+
+test('the calendar at 360 px: the ✓, ½ and × marks keep clear of two-digit day numbers', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { server, browser } = await serverAndBrowser(t);
+  const page = await register(browser, server, 'de');
+  await page.setViewportSize({ width: 360, height: 800 });
+  // The last 40 days met, partly done and missed in turn: every mark beside every kind of number.
+  const sets: Record<string, number[]> = {};
+  for (let back = 1; back <= 40; back++) sets[addDays(today, -back)] = [[8, 3, 0][back % 3]!];
+  const goal = await api(page, 'POST', '/api/goals', {
+    name: 'Seiten',
+    unit: 'Seiten',
+    daily: 8,
+    days: 60,
+    start: addDays(today, -40),
+    sets,
+  });
+  await open(page, goal, 'Seiten');
+
+  // A pseudo-element cannot be asked for its box, but its used offsets and size can: its box is the cell's padding
+  // box moved by them. The number's box is its text's.
+  const overlaps = () =>
+    page.locator('.heatmap-grid li[data-date]').evaluateAll((cells) =>
+      cells.flatMap((cell) => {
+        const mark = getComputedStyle(cell, '::after');
+        if (mark.content === 'none' || mark.content === 'normal') return [];
+        const box = cell.getBoundingClientRect();
+        const style = getComputedStyle(cell);
+        const left = box.left + parseFloat(style.borderLeftWidth) + parseFloat(mark.left);
+        const top = box.top + parseFloat(style.borderTopWidth) + parseFloat(mark.top);
+        const right = left + parseFloat(mark.width);
+        const bottom = top + parseFloat(mark.height);
+        const number = document.createRange();
+        number.selectNodeContents(cell.querySelector('[aria-hidden="true"]')!);
+        const digits = number.getBoundingClientRect();
+        const apart = digits.right <= left || digits.left >= right || digits.bottom <= top || digits.top >= bottom;
+        return [{ day: cell.textContent!.match(/^\d+/)![0], apart }];
+      }),
+    );
+
+  for (const width of [360, 390, 1024]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const marked = await overlaps();
+    assert.ok(marked.filter((cell) => cell.day.length === 2).length >= 10, `${width} px: two-digit days marked`);
+    assert.deepEqual(
+      marked.filter((cell) => !cell.apart).map((cell) => cell.day),
+      [],
+      `${width} px: days whose number the mark covers`,
+    );
+    await page.locator('.heatmap').screenshot({ path: `${SCREENSHOTS}/de-calendar-${width}.png` });
+  }
+  for (const state of ['met', 'partly', 'missed'])
+    assert.ok((await page.locator(`.heatmap-grid .cell-${state}`).count()) > 0, `a ${state} day is shown`);
+});

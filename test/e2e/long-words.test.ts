@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { LIMITS } from '../../src/common/limits.js';
+import { addDays, localDateKey } from '../../src/common/progress.js';
 import {
   apiFromPage,
   chromiumAvailable,
@@ -281,4 +282,74 @@ test('on a 320 px phone in German and Polish (and at 200 % text), the header, pl
     await assertFits(page, where('goal'));
     await context.close();
   }
+});
+
+/**
+ * Every number in the text of `selector`'s elements is on one line and inside its element, whether or not it is
+ * marked as a figure: the places where numbers broke had no mark to look for.
+ */
+async function assertNumbersWhole(page: Page, selector: string, where: string): Promise<void> {
+  const elements = page.locator(selector);
+  assert.ok((await elements.count()) > 0, `${where}: no ${selector}`);
+  const broken = await elements.evaluateAll((all) =>
+    all.flatMap((element) => {
+      const found: string[] = [];
+      const box = element.getBoundingClientRect();
+      const texts = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+        for (const number of text.textContent!.matchAll(/\d[\d.,\u00a0\u202f]*\d|\d/g)) {
+          const range = document.createRange();
+          range.setStart(text, number.index);
+          range.setEnd(text, number.index + number[0].length);
+          const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
+          const lines = new Set(rects.map((rect) => Math.round(rect.top))).size;
+          if (lines > 1) found.push(`"${number[0]}" on ${lines} lines`);
+          const right = Math.max(...rects.map((rect) => rect.right));
+          if (right > box.right + 0.5) found.push(`"${number[0]}" ends ${Math.round(right - box.right)} px outside`);
+        }
+      }
+      return found;
+    }),
+  );
+  assert.deepEqual(broken, [], `${where}: numbers broken or cut in ${selector}`);
+}
+
+test('at 360 px in German, the goal page never breaks a number: the summary’s total, a day’s entries and total', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const server = await startServer('numbers-admin@example.com');
+  t.after(() => server.stop());
+  const browser = await launchBrowser();
+  t.after(() => browser.close());
+  const context = await browser.newContext({ locale: 'de', viewport: { width: 360, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(await cliInvite(server));
+  await page.locator('#email').fill('zahlen@example.com');
+  await page.locator('#password').fill(PASSWORD);
+  await page.locator('button[type=submit]').click();
+  await page.locator('nav').waitFor();
+
+  // A total of 136 billion of 3.6 trillion, and on today entries of a billion and a thousand, with a long unit.
+  const today = localDateKey(new Date());
+  const sets: Record<string, number[]> = { [today]: [1e9 - 0.5, 1234.56, 7.5] };
+  for (let back = 1; back <= 136; back++) sets[addDays(today, -back)] = [1e9 - 0.5];
+  const goal = await apiFromPage(page, 'POST', '/api/goals', {
+    name: 'Lesen',
+    unit: 'Seiten im Buch über Unbreakablewordsforever',
+    daily: 1e9 - 0.5,
+    days: LIMITS.goalDaysMax,
+    start: addDays(today, -140),
+    sets,
+  });
+  assert.equal(goal.status, 200);
+  await page.reload();
+  await visit(page, `#/goal/${goal.body.id}`, 'Lesen');
+  const where = 'de 360 px goal';
+  await page.locator('.amount-list li').nth(2).waitFor();
+  await page.screenshot({ path: 'test-results/screenshots/de-360-goal-numbers.png', fullPage: true });
+  await assertNumbersWhole(page, '.facts li', where);
+  await assertNumbersWhole(page, '.past-day h3', where);
+  await assertNumbersWhole(page, '.amount-list li > span', where);
+  await assertAmountsWhole(page, where);
+  await assertFits(page, where);
+  await context.close();
 });

@@ -3,7 +3,13 @@ import { afterEach, test } from 'node:test';
 import { ApiError } from '../../src/web/api.js';
 import { errorText, FieldProblem, showError } from '../../src/web/errors.js';
 import { setUiLocale } from '../../src/web/i18n/index.js';
-import { importPlace, importPlaceText, isSteadyExport } from '../../src/web/import-place.js';
+import {
+  importPlace,
+  importPlaceText,
+  isNewerExport,
+  isSteadyExport,
+  unreadableFileCode,
+} from '../../src/web/import-place.js';
 
 afterEach(() => setUiLocale('en'));
 
@@ -58,10 +64,16 @@ test('the reason is translated by code and field, with the limits of the contrac
 
 test("a refused import's bad value is placed by its goal's number in the file and name, other paths as they are", () => {
   const document = { format: 'steady-export', goals: [{ name: 'Water' }, { name: 'Push-ups 💪' }, { name: ' ' }] };
-  const place = (field: string) => importPlaceText(importPlace(field, document));
+  const place = (field: string, key: string | null = null) => importPlaceText(importPlace(field, document, key));
+  // A goal's `sets` is refused as a whole (`goals[1].sets`) with the date concerned as `key`: the date the file
+  // writes, a date that is none too, so it can be searched for (decision 0179).
   assert.equal(
-    place('goals[1].sets.2026-01-02[0]'),
-    'The first value that is not valid belongs to goal 2 in the file (“Push-ups 💪”), field “sets.2026-01-02[0]”.',
+    place('goals[1].sets', '2024-02-30'),
+    'The first value that is not valid belongs to goal 2 in the file (“Push-ups 💪”), day 2024-02-30.',
+  );
+  assert.equal(
+    place('goals[1].sets'),
+    'The first value that is not valid belongs to goal 2 in the file (“Push-ups 💪”), field “Logged amounts”.',
   );
   // A value the goal form has a field for is named by that field's label, as the person knows it.
   assert.equal(
@@ -92,10 +104,26 @@ test("a refused import's bad value is placed by its goal's number in the file an
     place('goals[0].unit'),
     'Der erste ungültige Wert gehört zum 1. Ziel der Datei („Water“), Feld „Einheit“.',
   );
+  assert.equal(
+    place('goals[0].sets', '2024-02-30'),
+    'Der erste ungültige Wert gehört zum 1. Ziel der Datei („Water“), Tag 2024-02-30.',
+  );
+  assert.equal(
+    place('goals[0].sets'),
+    'Der erste ungültige Wert gehört zum 1. Ziel der Datei („Water“), Feld „Eingetragene Mengen“.',
+  );
   setUiLocale('pl');
   assert.equal(
     place('goals[0].daily'),
     'Pierwsza nieprawidłowa wartość należy do celu nr 1 w pliku („Water”), pole „Cel dzienny”.',
+  );
+  assert.equal(
+    place('goals[0].sets', '2024-02-30'),
+    'Pierwsza nieprawidłowa wartość należy do celu nr 1 w pliku („Water”), dzień 2024-02-30.',
+  );
+  assert.equal(
+    place('goals[0].sets'),
+    'Pierwsza nieprawidłowa wartość należy do celu nr 1 w pliku („Water”), pole „Zapisane ilości”.',
   );
 });
 
@@ -115,4 +143,30 @@ test('a file that is not a Steady export at all is told so in a plain sentence, 
     errorText(new ApiError(400, 'invalid_import', 'x', null, 'goals[0].daily')),
     'Jedna z wartości w tym eksporcie jest nieprawidłowa.',
   );
+});
+
+test('a file the app can refuse unsent is told why: too large (naming the limit), damaged, from a newer Steady', () => {
+  // A cut-off export is no JSON but still names its format; any other text never was an export (decision 0179).
+  const exported = JSON.stringify({ format: 'steady-export', version: 1, goals: [{ name: 'Water', sets: {} }] });
+  assert.equal(unreadableFileCode(exported.slice(0, -20)), 'invalid_json');
+  assert.equal(unreadableFileCode('my notes, not JSON'), 'invalid_import');
+  assert.equal(unreadableFileCode(''), 'invalid_import');
+  assert.equal(isNewerExport({ format: 'steady-export', version: 2, goals: [] }), true);
+  for (const version of [1, 0, '2', 1.5, undefined])
+    assert.equal(isNewerExport({ format: 'steady-export', version, goals: [] }), false, String(version));
+
+  const damaged = new FieldProblem('import-file', 'invalid_json');
+  const newer = new FieldProblem('import-file', 'invalid_import', 'settings.importNewer');
+  const tooLarge = new FieldProblem('import-file', 'body_too_large');
+  assert.equal(errorText(damaged), 'This Steady export is damaged or incomplete.');
+  assert.equal(errorText(newer), 'This file comes from a newer version of Steady.');
+  assert.equal(errorText(tooLarge), 'Steady imports files of up to 20 MB; this one is larger.');
+  setUiLocale('de');
+  assert.equal(errorText(damaged), 'Dieser Steady-Export ist beschädigt oder unvollständig.');
+  assert.equal(errorText(newer), 'Diese Datei stammt aus einer neueren Steady-Version.');
+  assert.equal(errorText(tooLarge), 'Steady importiert Dateien bis 20 MB; diese ist größer.');
+  setUiLocale('pl');
+  assert.equal(errorText(damaged), 'Ten eksport Steady jest uszkodzony lub niekompletny.');
+  assert.equal(errorText(newer), 'Ten plik pochodzi z nowszej wersji Steady.');
+  assert.equal(errorText(tooLarge), 'Steady importuje pliki do 20 MB; ten jest większy.');
 });

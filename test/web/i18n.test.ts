@@ -131,3 +131,28 @@ test('every error code the server source uses is in the contract (HttpError only
     [],
   );
 });
+
+/** Every Polish text, plural forms one by one, with its key. */
+function polishTexts(): Array<[string, string]> {
+  return Object.entries(MESSAGES.pl).flatMap(([key, value]): Array<[string, string]> =>
+    typeof value === 'string' ? [[key, value]] : Object.values(value).map((form): [string, string] => [key, form]),
+  );
+}
+
+test('Polish addresses a person without a gender: no past or conditional forms of "you" (zaprosiłeś, byłabyś)', () => {
+  // "Nie zaprosiłeś jeszcze nikogo." spoke to a man only (decision 0180). The server's Polish mails and pages too.
+  const gendered = /\p{L}*(?:łeś|łaś|łbyś|łabyś)(?!\p{L})/u;
+  const found = polishTexts().filter(([, text]) => gendered.test(text));
+  assert.deepEqual(found, []);
+  for (const file of ['mail/templates.ts', 'reminders/content.ts', 'reminders/off-page.ts']) {
+    const source = readFileSync(path.join(ROOT, 'src/server', file), 'utf8');
+    assert.doesNotMatch(source, gendered, file);
+  }
+});
+
+test('Polish writes the pronouns of address capitalised, as in a letter (Twoje, Cię, Ci, Tobą, Ty), everywhere alike', () => {
+  const lowercase =
+    /(?<!\p{L})(?:ty|ciebie|tobie|tobą|cię|ci|twój|twoja|twoje|twojego|twojej|twoją|twoim|twoimi|twoich|twoi)(?!\p{L})/u;
+  const found = polishTexts().filter(([, text]) => lowercase.test(text));
+  assert.deepEqual(found, []);
+});

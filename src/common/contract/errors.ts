@@ -7,7 +7,9 @@ export { ERROR_CODES, type ErrorCode, fieldPath, isErrorCode } from './error-cod
 /**
  * Every refusal: an English message (for logs and API users), a stable code (what clients act on) and, when the
  * refusal is about one input, the field it names: body fields by name (`daily`), nested ones by path
- * (`goals[1].daily`, `sets.2026-01-15`), path parameters by their name (`date`). See docs/decisions/0081.
+ * (`goals[1].daily`, `sets.2026-01-15`), path parameters by their name (`date`). See docs/decisions/0081. An import
+ * names the `sets` date a refusal is about (one that is no date, or the date of a bad amount) as `key` beside the
+ * field, not in its path, which keeps the paths clients know (decision 0179).
  */
 export const ErrorBody = Type.Object(
   {
@@ -15,6 +17,13 @@ export const ErrorBody = Type.Object(
     code: Type.Enum(ERROR_CODES, { description: 'stable code; clients translate and decide by it' }),
     field: Type.Optional(
       Type.String({ description: 'the input the refusal is about, e.g. `daily` or `goals[1].daily`' }),
+    ),
+    key: Type.Optional(
+      Type.String({
+        description:
+          'the key of the object at `field` the refusal is about (in an import, the `sets` key that is no ' +
+          'calendar date, or the date whose amounts are refused): its first 100 characters, then … when longer',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 import type { NewGoal } from '../goals/validation.js';
-import { checkedGoalChanges } from '../goals/validation.js';
+import { checkedGoalChanges, NotADateKey } from '../goals/validation.js';
 import { parseStart } from '../goals/start.js';
 import { HttpError } from '../http/errors.js';
 import { EXPORT_FORMAT, EXPORT_POSITION_MAX, EXPORT_VERSION } from '../../common/contract/export-format.js';
@@ -17,11 +17,12 @@ export interface ImportedGoal extends NewGoal {
 
 /**
  * A refused import: 400 `invalid_import` whose `field` is the path of the bad value (`goals[1].daily`), so a
- * person can find it in a 20 MB file. The route answers `{ error, code, field }`.
+ * person can find it in a 20 MB file. The route answers `{ error, code, field }`, and `key` where a key is refused.
  */
 export class ImportProblem extends HttpError {
-  constructor(field: string, message: string) {
-    super(400, 'invalid_import', `${field}: ${message}`, { field });
+  /** `key`: the `sets` date the refusal is about (one that is no date, or that of a bad amount); decision 0179. */
+  constructor(field: string, message: string, key?: string) {
+    super(400, 'invalid_import', `${field}: ${message}`, key === undefined ? { field } : { field, key });
     this.name = 'ImportProblem';
   }
 }
@@ -73,7 +74,7 @@ function checkedGoal(path: string, raw: unknown): ImportedGoal {
     try {
       Object.assign(fields, checkedGoalChanges({ [field]: goal[field] }));
     } catch (error) {
-      if (error instanceof HttpError) throw new ImportProblem(`${path}.${field}`, error.message);
+      if (error instanceof HttpError) throw new ImportProblem(`${path}.${field}`, error.message, refusedKey(error));
       throw error;
     }
   }
@@ -86,6 +87,16 @@ function checkedGoal(path: string, raw: unknown): ImportedGoal {
     archivedAt: goal.archived_at === undefined ? null : isoTime(`${path}.archived_at`, goal.archived_at),
     reminder: goal.reminder === undefined ? null : checkedReminder(`${path}.reminder`, goal.reminder),
   };
+}
+
+/**
+ * The `sets` key a refusal is about: a key that is no date, or the date whose amounts are refused (the goal check's
+ * path `sets.2026-01-01[1]`). The import names the goal's field alone, as it always did, and the key
+ * beside it, so a person finds the day in the file (decision 0179).
+ */
+function refusedKey(error: HttpError): string | undefined {
+  if (error instanceof NotADateKey) return error.date;
+  return /^sets\.(\d{4}-\d{2}-\d{2})\b/.exec(error.field ?? '')?.[1];
 }
 
 function checkedPosition(path: string, raw: unknown): number {

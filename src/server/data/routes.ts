@@ -12,13 +12,11 @@ import type { AppDeps } from '../deps.js';
 import { badRequest, unauthorized } from '../http/errors.js';
 import { idempotencyKeyOf, KeyedBodies, keyReused } from '../http/idempotency-key.js';
 import { fromContract } from '../http/contract.js';
+import { IMPORT_BODY_LIMIT_BYTES } from '../../common/contract/export-identity.js';
 import { ROUTES } from '../../common/contract/routes.js';
 import { csvDialect, exportCsv, exportFileName, exportJson } from './export.js';
 import { checkedImport } from './import-check.js';
 import { deleteUserEverywhere, goalsForExport, importGoals } from './store.js';
-
-/** An import may be large (3,000 dates on many goals); other routes keep 16 KiB or the goals' 1 MiB (http/body-limits.ts). */
-export const IMPORT_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 
 /**
  * An import holds its whole body as objects until its rows are in (about 100 MB of heap for 20 MiB of one-digit
@@ -76,6 +74,8 @@ export const dataRoutes =
       ROUTES.importGoals.url,
       {
         ...fromContract('importGoals'),
+        // An import may be large (3,000 dates on many goals): 20 MiB, shared with the web app, which checks a file's
+        // size against it before reading it; other routes keep 16 KiB or the goals' 1 MiB (http/body-limits.ts).
         bodyLimit: IMPORT_BODY_LIMIT_BYTES,
         // After the session check (onRequest), before the body is read: a waiting upload waits in the network, and a
         // malformed key is refused before 20 MB are sent.

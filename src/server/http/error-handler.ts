@@ -45,7 +45,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply
         .code(error.statusCode)
         .headers(error.headers)
-        .send(body(error.message, error.code, error.field));
+        .send(body(error.message, error.code, error.field, error.key));
     }
     if (error.validation) {
       const field = validationField(error);
@@ -78,8 +78,10 @@ export function frameworkErrorAnswer(secure: boolean) {
   };
 }
 
-function body(error: string, code: ErrorCode, field?: string): ErrorBody {
-  return field === undefined ? { error, code } : { error, code, field };
+function body(error: string, code: ErrorCode, field?: string, key?: string): ErrorBody {
+  const answer: ErrorBody = field === undefined ? { error, code } : { error, code, field };
+  if (key !== undefined) answer.key = key;
+  return answer;
 }
 
 /**

@@ -12,18 +12,31 @@ export class HttpError extends Error {
   readonly headers: Record<string, string>;
   /** The input the refusal is about: `daily`, `goals[1].daily`, `sets.2026-01-15`. */
   readonly field: string | undefined;
+  /** The key of the object at `field` the refusal is about (an import's `sets` date), cut to 100 characters. */
+  readonly key: string | undefined;
 
   constructor(
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
-    options: { headers?: Record<string, string>; field?: string } = {},
+    options: { headers?: Record<string, string>; field?: string; key?: string } = {},
   ) {
     super(message);
     this.name = 'HttpError';
     this.headers = options.headers ?? {};
     this.field = options.field;
+    this.key = options.key === undefined ? undefined : shownKey(options.key);
   }
+}
+
+const KEY_SHOWN_MAX = 100;
+
+/** A key as answered: whole when short, else its first 100 characters and "…" (a key may be megabytes long). */
+function shownKey(key: string): string {
+  // At most two code units a character: the first 200 units hold the first 100 characters, whole.
+  const start = Array.from(key.slice(0, 2 * KEY_SHOWN_MAX));
+  if (key.length <= 2 * KEY_SHOWN_MAX && start.length <= KEY_SHOWN_MAX) return key;
+  return `${start.slice(0, KEY_SHOWN_MAX).join('')}…`;
 }
 
 export const badRequest = (code: ErrorCode, message: string, field?: string) =>

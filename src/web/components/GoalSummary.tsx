@@ -2,8 +2,9 @@ import { dayNumber, dayTotal, endDateKey, goalTotals, startDateKey, streaks } fr
 import type { Goal } from '../api.js';
 import { useMemo } from 'preact/hooks';
 import { goalPhase, goalStatusText, todayRingLabel } from '../goal-status.js';
-import { formatDay, t, tp } from '../i18n/index.js';
+import { formatDay, tp } from '../i18n/index.js';
 import { unitText } from '../../common/units.js';
+import { withFigures } from './Figure.js';
 import { Ring } from './Ring.js';
 
 /**
@@ -32,13 +33,13 @@ export function GoalSummary({
       )}
       {phase === 'finished' && <Ring done={totals.done} target={totals.target} label={status} size={size} />}
       <ul class="facts">
-        <li class="fact-today">{status}</li>
+        <li class="fact-today">{goalStatusText(goal, today, withFigures)}</li>
         {phase === 'upcoming' && <li>{tp('goal.runs', goal.days, { date: formatDay(startDateKey(goal)) })}</li>}
         {phase === 'running' && (
           <>
-            <li>{t('goal.dayOf', { day: dayNumber(goal, today), days: goal.days })}</li>
+            <li>{withFigures('goal.dayOf', { day: dayNumber(goal, today), days: goal.days })}</li>
             <li>
-              {t('goal.total', {
+              {withFigures('goal.total', {
                 done: totals.done,
                 target: totals.target,
                 unit: unitText(goal.unit, totals.target, 'of'),

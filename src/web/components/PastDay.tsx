@@ -6,6 +6,7 @@ import { formatDay, formatNumber, t } from '../i18n/index.js';
 import { unitText } from '../../common/units.js';
 import { AmountForm } from './AmountForm.js';
 import { Field } from './Field.js';
+import { Figure } from './Figure.js';
 import { useLogging } from './amounts.js';
 
 /**
@@ -44,8 +45,8 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
       {valid && (
         <>
           <h3 ref={dayHeading} tabIndex={-1}>
-            {t('past.amounts', { date: formatDay(date) })}: {formatNumber(dayTotal(goal.sets, date))} /{' '}
-            {formatNumber(goal.daily)} {unitText(goal.unit, goal.daily)}
+            {t('past.amounts', { date: formatDay(date) })}: <Figure value={dayTotal(goal.sets, date)} /> /{' '}
+            <Figure value={goal.daily} /> {unitText(goal.unit, goal.daily)}
           </h3>
           {logged.length === 0 ? (
             <p class="muted">{t('past.none')}</p>
@@ -54,7 +55,7 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
               {logged.map((value, index) => (
                 <li key={`${index}-${value}`}>
                   <span>
-                    {formatNumber(value)} {unitText(goal.unit, value)}
+                    <Figure value={value} /> {unitText(goal.unit, value)}
                   </span>
                   <button type="button" class="small" onClick={() => removeEntry(value)}>
                     {t('past.remove', { amount: formatNumber(value) })}

@@ -219,6 +219,9 @@ export const de: Messages = {
   'settings.importWhere': 'Der erste ungültige Wert steht bei {field}.',
   'settings.importWhereGoal':
     'Der erste ungültige Wert gehört zum {number}. Ziel der Datei („{name}“), Feld „{field}“.',
+  'settings.importWhereDay': 'Der erste ungültige Wert gehört zum {number}. Ziel der Datei („{name}“), Tag {date}.',
+  'settings.importSets': 'Eingetragene Mengen',
+  'settings.importNewer': 'Diese Datei stammt aus einer neueren Steady-Version.',
   'settings.delete': 'Konto löschen',
   'settings.deleteWarning':
     'Wenn du dein Konto löschst, werden deine Ziele, alles Eingetragene und deine Einladungen entfernt, und du wirst auf allen Geräten abgemeldet. Das lässt sich nicht rückgängig machen.',
@@ -270,6 +273,8 @@ export const de: Messages = {
   'error.missing_field': 'Bitte fülle dieses Feld aus.',
   'error.missing_field.import-file': 'Wähle zuerst eine Datei.',
   'error.invalid_import.import-file': 'Diese Datei ist kein Steady-Export.',
+  'error.invalid_json.import-file': 'Dieser Steady-Export ist beschädigt oder unvollständig.',
+  'error.body_too_large.import-file': 'Steady importiert Dateien bis {importMaxMb} MB; diese ist größer.',
   'error.invalid_email': 'Das ist keine gültige E-Mail-Adresse.',
   'error.password_too_short': 'Das Passwort braucht mindestens {passwordMin} Zeichen.',
   'error.password_too_long': 'Das Passwort darf höchstens {passwordMax} Zeichen haben.',

@@ -216,6 +216,10 @@ export const en = {
   'settings.importWhere': 'The first value that is not valid is at {field}.',
   'settings.importWhereGoal':
     'The first value that is not valid belongs to goal {number} in the file (“{name}”), field “{field}”.',
+  'settings.importWhereDay':
+    'The first value that is not valid belongs to goal {number} in the file (“{name}”), day {date}.',
+  'settings.importSets': 'Logged amounts',
+  'settings.importNewer': 'This file comes from a newer version of Steady.',
   'settings.delete': 'Delete account',
   'settings.deleteWarning':
     'Deleting your account removes your goals, everything you logged and your invites, and logs you out on every device. This cannot be undone.',
@@ -267,6 +271,8 @@ export const en = {
   'error.missing_field': 'Please fill in this field.',
   'error.missing_field.import-file': 'Choose a file first.',
   'error.invalid_import.import-file': 'This file is not a Steady export.',
+  'error.invalid_json.import-file': 'This Steady export is damaged or incomplete.',
+  'error.body_too_large.import-file': 'Steady imports files of up to {importMaxMb} MB; this one is larger.',
   'error.invalid_email': 'This is not a valid e-mail address.',
   'error.password_too_short': 'The password needs at least {passwordMin} characters.',
   'error.password_too_long': 'The password may have at most {passwordMax} characters.',

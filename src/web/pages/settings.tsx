@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { Confirm } from '../components/Confirm.js';
+import { IMPORT_BODY_LIMIT_BYTES } from '../../common/contract/export-identity.js';
 import { LIMITS } from '../../common/limits.js';
 import { api, ApiError, EXPORT_LINKS } from '../api.js';
 import { useRetryKey } from '../retry-key.js';
@@ -9,7 +10,14 @@ import { LanguagePicker } from '../components/LanguagePicker.js';
 import { Page } from '../components/Page.js';
 import { TimeZoneSetting } from '../components/TimeZoneSetting.js';
 import { useApp } from '../context.js';
-import { type ImportPlace, importPlace, importPlaceText, isSteadyExport } from '../import-place.js';
+import {
+  type ImportPlace,
+  importPlace,
+  importPlaceText,
+  isNewerExport,
+  isSteadyExport,
+  unreadableFileCode,
+} from '../import-place.js';
 import { checkLength } from '../errors.js';
 import { t, tp } from '../i18n/index.js';
 import { useLostTry } from '../lost-try.js';
@@ -172,6 +180,7 @@ const IMPORT_FILE = 'import-file';
 /**
  * Brings an export back (POST /api/import, docs/api-data.md): the goals follow the user's own, with their order,
  * archive and reminders. A refused document names the path of its first bad value, so it can be found in a big file.
+ * What the app can tell without the server (too large, no JSON, no export, a newer version) it says unsent.
  */
 function ImportForm() {
   const app = useApp();
@@ -184,13 +193,17 @@ function ImportForm() {
     setBadValueAt(null);
     const file = fileInput.current?.files?.[0];
     if (!file) throw new FieldProblem(IMPORT_FILE, 'missing_field');
+    // Refused unread: the server would take the whole upload before refusing it (decision 0179).
+    if (file.size > IMPORT_BODY_LIMIT_BYTES) throw new FieldProblem(IMPORT_FILE, 'body_too_large');
+    const text = await file.text();
     let document: unknown;
     try {
-      document = JSON.parse(await file.text());
+      document = JSON.parse(text);
     } catch {
-      throw new FieldProblem(IMPORT_FILE, 'invalid_import');
+      throw new FieldProblem(IMPORT_FILE, unreadableFileCode(text));
     }
     if (!isSteadyExport(document)) throw new FieldProblem(IMPORT_FILE, 'invalid_import');
+    if (isNewerExport(document)) throw new FieldProblem(IMPORT_FILE, 'invalid_import', 'settings.importNewer');
     let imported: number;
     try {
       const answer = await api.importGoals(
@@ -200,8 +213,12 @@ function ImportForm() {
       importKey.done();
       imported = answer.goals;
     } catch (failure) {
+      // Sent larger than the file (JSON written anew can grow): the same words as for a file too large.
+      if (failure instanceof ApiError && failure.code === 'body_too_large') {
+        throw new FieldProblem(IMPORT_FILE, 'body_too_large');
+      }
       if (failure instanceof ApiError && failure.code === 'invalid_import' && failure.field) {
-        setBadValueAt(importPlace(failure.field, document));
+        setBadValueAt(importPlace(failure.field, document, failure.key));
       }
       throw failure;
     }

@@ -257,7 +257,8 @@ test('a bad document imports nothing and answers 400 naming the path of the bad 
   const dora = await newUser();
   await dora.post('/api/goals', { name: 'Kept' });
   const good = { name: 'A', unit: 'x', daily: 1, days: 30, start: '2026-01-15 09:00:00', sets: {} };
-  const cases: Array<[unknown, string]> = [
+  // The third value: the refused key answered beside `field`, where one is refused (decision 0179).
+  const cases: Array<[unknown, string, string?]> = [
     [
       {
         format: 'steady-export',
@@ -270,7 +271,23 @@ test('a bad document imports nothing and answers 400 naming the path of the bad 
     [
       { format: 'steady-export', version: 1, goals: [good, good, { ...good, sets: { '2026-02-30': [1] } }] },
       'goals[2].sets',
+      '2026-02-30',
     ],
+    [
+      {
+        format: 'steady-export',
+        version: 1,
+        goals: [{ ...good, sets: { '2026-01-01': [2], [`ä${'x'.repeat(150)}`]: [1] } }],
+      },
+      'goals[0].sets',
+      `ä${'x'.repeat(99)}…`,
+    ],
+    [
+      { format: 'steady-export', version: 1, goals: [{ ...good, sets: { '2026-01-01': [2, 'x'] } }] },
+      'goals[0].sets',
+      '2026-01-01',
+    ],
+    [{ format: 'steady-export', version: 1, goals: [{ ...good, sets: [] }] }, 'goals[0].sets'],
     [{ format: 'steady-export', version: 1, goals: [{ ...good, start: '2026-01-15' }] }, 'goals[0].start'],
     [{ format: 'steady-export', version: 1, goals: [{ ...good, name: '  ' }] }, 'goals[0].name'],
     [{ format: 'steady-export', version: 1, goals: [{ ...good, days: 1.5 }] }, 'goals[0].days'],
@@ -302,13 +319,17 @@ test('a bad document imports nothing and answers 400 naming the path of the bad 
     [{ format: 'steady-export', version: 1, goals: {} }, 'goals'],
     [[good], 'body'],
   ];
-  for (const [document, field] of cases) {
+  for (const [document, field, key] of cases) {
     const answer = await dora.post('/api/import', document);
     assert.equal(answer.status, 400, `${field}: ${answer.text}`);
     assert.equal(answer.body.code, 'invalid_import');
     assert.equal(answer.body.field, field);
     assert.ok(answer.body.error.startsWith(`${field}: `), answer.body.error);
-    assert.deepEqual(Object.keys(answer.body).sort(), ['code', 'error', 'field']);
+    assert.equal(answer.body.key, key, `${field}: key`);
+    assert.deepEqual(
+      Object.keys(answer.body).sort(),
+      key === undefined ? ['code', 'error', 'field'] : ['code', 'error', 'field', 'key'],
+    );
   }
   assert.deepEqual(
     (await dora.get('/api/goals')).body.map((g: { name: string }) => g.name),
