@@ -78,3 +78,58 @@ test('when no window answers in time (frozen in the background), the worker send
 test('with no window open, the worker sends the queue at once', async () => {
   assert.equal(await sync([]), true);
 });
+
+/**
+ * Runs one sync with no window open over an outbox of `ops` held by a stand-in IndexedDB, the server answering every
+ * send with `status`; resolves with what the outbox and the record of this device's entries hold after.
+ */
+async function syncOutbox(ops: object[], status: number) {
+  const listeners = new Map<string, (event: unknown) => void>();
+  const stores: Record<string, Map<unknown, object>> = {
+    outbox: new Map(ops.map((op) => [(op as { seq: number }).seq, op])),
+    mine: new Map(),
+  };
+  /** An IndexedDB request that succeeds on the next turn, once the worker has set its handler. */
+  const answer = (result: unknown) => {
+    const request = { result, onsuccess: null as null | (() => void), onerror: null };
+    setImmediate(() => request.onsuccess?.());
+    return request;
+  };
+  const db = {
+    transaction: (name: string) => ({
+      objectStore: () => ({
+        getAll: () => answer([...stores[name]!.values()]),
+        put: (value: { entry_id: string }) => answer(stores[name]!.set(value.entry_id, value) && value.entry_id),
+        delete: (key: unknown) => answer(stores[name]!.delete(key) && undefined),
+      }),
+    }),
+  };
+  vm.runInNewContext(source, {
+    self: {
+      location: new URL('https://steady.example.org/sw.js'),
+      addEventListener: (type: string, listener: (event: unknown) => void) => listeners.set(type, listener),
+      clients: { matchAll: async () => [] },
+    },
+    URL,
+    indexedDB: { open: () => answer(db) },
+    fetch: async () => ({ status, ok: status >= 200 && status < 300 }),
+    JSON,
+    encodeURIComponent,
+    setTimeout,
+    clearTimeout,
+  });
+  let work: Promise<unknown> = Promise.resolve();
+  listeners.get('sync')!({ tag: 'steady-outbox', waitUntil: (promise: Promise<unknown>) => (work = promise) });
+  await work;
+  return { outbox: [...stores.outbox!.keys()], mine: [...stores.mine!.keys()] };
+}
+
+const queuedLog = { seq: 1, user_id: 7, kind: 'log', entry_id: 'e1', goal_id: 'g1', date: '2026-11-27', amount: 1 };
+
+test('the worker sends a queued log and records it as this device’s entry', async () => {
+  assert.deepEqual(await syncOutbox([queuedLog], 200), { outbox: [], mine: ['e1'] });
+});
+
+test('an entry the server refuses (a goal deleted elsewhere) stays in the outbox for the app to say so', async () => {
+  assert.deepEqual(await syncOutbox([queuedLog], 404), { outbox: [1], mine: [] });
+});
