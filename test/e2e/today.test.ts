@@ -1011,11 +1011,13 @@ test('Background Sync: with no Steady tab open, the service worker sends the que
 
 test('an entry of a goal deleted while the app was closed: the app says at its next start that it was dropped', async (t) => {
   if (!chromiumAvailable(t)) return;
-  // The service worker may sync meanwhile; it leaves a refused entry for the app (decision 0182,
-  // test/web/sw-sync-handover.test.ts).
-  const { who, goal } = await waterToday(t, 'sync-goal-gone@example.com');
+  // Without the service worker, whose sync would race the app's start: it leaves a refused entry for the app as
+  // well (decision 0182, test/web/sw-sync-handover.test.ts).
+  const who = await device('sync-goal-gone@example.com', 'en-GB', true, { serviceWorkers: 'block' });
+  t.after(() => who.context.close());
   const { page, context } = who;
-  await reloadUnderServiceWorker(page);
+  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
+  await openToday(who);
   await context.setOffline(true);
   await tapLog(page, 'Water', '+1 glasses');
   await untilQueued(page, 1);
