@@ -1009,33 +1009,6 @@ test('Background Sync: with no Steady tab open, the service worker sends the que
   await sentByTheWorkerAfterLeaving(t, 'synced@example.com', 'about:blank');
 });
 
-test('an entry of a goal deleted while the app was closed: the app says at its next start that it was dropped', async (t) => {
-  if (!chromiumAvailable(t)) return;
-  // Without the service worker, whose sync would race the app's start: it leaves a refused entry for the app as
-  // well (decision 0182, test/web/sw-sync-handover.test.ts).
-  const who = await device('sync-goal-gone@example.com', 'en-GB', true, { serviceWorkers: 'block' });
-  t.after(() => who.context.close());
-  const { page, context } = who;
-  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8 });
-  await openToday(who);
-  await context.setOffline(true);
-  await tapLog(page, 'Water', '+1 glasses');
-  await untilQueued(page, 1);
-  await page.goto('about:blank');
-  // Deleted from another device (this context's API requests are not offline).
-  await api(who, 'DELETE', `/api/goals/${goal.id}`);
-  await context.setOffline(false);
-
-  // The app's list (without the goal) comes before the refusal: the notice still names the goal.
-  const release = await holdRequests(context, '**/api/goals/*/sets/**');
-  const listed = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/goals');
-  await page.goto(`${server.baseUrl}/#/goals`);
-  await listed;
-  release();
-  await page.getByText('“Water” was deleted on another device; its unsent entries were dropped.').waitFor();
-  assert.equal((await offlineRecords(page)).outbox, 0);
-});
-
 /**
  * A Steady window that runs no app and so never answers the worker's hand-over, as a tab the browser froze in the
  * background does not (headless Chromium does not freeze a page, which is never hidden there): the app's icon,
