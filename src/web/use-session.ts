@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, type Me, onUnauthenticated } from './api.js';
 import { announce } from './components/Toast.js';
 import { errorText } from './errors.js';
-import { type Locale, preferredLocale, setUiLocale, t } from './i18n/index.js';
+import { type Locale, preferredLocale } from '../common/locales.js';
+import { setUiLocale, t } from './i18n/index.js';
 import { idbDelete, idbForgetUser, idbGet, idbPut } from './offline/idb.js';
 import { href } from './router.js';
 

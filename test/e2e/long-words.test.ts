@@ -15,6 +15,7 @@ import {
   cliInvite,
   launchBrowser,
   type RunningServer,
+  serverAndBrowser,
   startServer,
 } from './support.js';
 
@@ -226,6 +227,14 @@ test(
   },
 );
 
+/** Registers as `email` on the invite form the page shows, and waits for the logged-in app. */
+async function registerOnForm(page: Page, email: string): Promise<void> {
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(PASSWORD);
+  await page.locator('button[type=submit]').click();
+  await page.locator('nav').waitFor();
+}
+
 /** Every field named by its placeholder alone shows it whole: cut, it no longer says what the field is for. */
 async function assertPlaceholdersWhole(page: Page, where: string): Promise<void> {
   const fields = page.locator('input[placeholder]:visible');
@@ -245,10 +254,7 @@ async function assertPlaceholdersWhole(page: Page, where: string): Promise<void>
 
 test('on a 320 px phone in German and Polish (and at 200 % text), the header, placeholders and a goal’s facts keep their words whole', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const server = await startServer('narrow-admin@example.com');
-  t.after(() => server.stop());
-  const browser = await launchBrowser();
-  t.after(() => browser.close());
+  const { server, browser } = await serverAndBrowser(t);
   for (const locale of ['de', 'pl'] as const) {
     const context = await browser.newContext({ locale, viewport: { width: 320, height: 640 } });
     const page = await context.newPage();
@@ -257,10 +263,7 @@ test('on a 320 px phone in German and Polish (and at 200 % text), the header, pl
     await page.locator('#email').waitFor();
     // Beside the language picker the name broke into "Stead y", and its label into "Języ k".
     await assertOnOneLine(page, '.brand, .top .language label', where('register'), 'header words');
-    await page.locator('#email').fill(`narrow-${locale}@example.com`);
-    await page.locator('#password').fill(PASSWORD);
-    await page.locator('button[type=submit]').click();
-    await page.locator('nav').waitFor();
+    await registerOnForm(page, `narrow-${locale}@example.com`);
     // The same phone at 200 % text is 160 px wide: "Abmelden" broke into "Ab/mel/den", "Log out" a letter a line.
     await page.setViewportSize({ width: 160, height: 640 });
     await assertOnOneLine(page, '.brand, .top-bar > .link-button', where('at 200 % text'), 'header words');
@@ -316,17 +319,11 @@ async function assertNumbersWhole(page: Page, selector: string, where: string): 
 
 test('at 360 px in German, the goal page never breaks a number: the summary’s total, a day’s entries and total', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const server = await startServer('numbers-admin@example.com');
-  t.after(() => server.stop());
-  const browser = await launchBrowser();
-  t.after(() => browser.close());
+  const { server, browser } = await serverAndBrowser(t);
   const context = await browser.newContext({ locale: 'de', viewport: { width: 360, height: 800 } });
   const page = await context.newPage();
   await page.goto(await cliInvite(server));
-  await page.locator('#email').fill('zahlen@example.com');
-  await page.locator('#password').fill(PASSWORD);
-  await page.locator('button[type=submit]').click();
-  await page.locator('nav').waitFor();
+  await registerOnForm(page, 'zahlen@example.com');
 
   // A total of 136 billion of 3.6 trillion, and on today entries of a billion and a thousand, with a long unit.
   const today = localDateKey(new Date());

@@ -128,6 +128,13 @@ async function waterToday(t: TestContext, email: string): Promise<{ who: Device;
   return { who, goal };
 }
 
+/** Like `waterToday`, then on the goal's page; `facts` are the page's facts about the goal. */
+async function waterGoalPage(t: TestContext, email: string) {
+  const { who, goal } = await waterToday(t, email);
+  await who.page.goto(`${server.baseUrl}/#/goal/${goal.id}`);
+  return { who, goal, facts: who.page.locator('.facts') };
+}
+
 /** Reloads Today once the service worker controls it and keeps the app shell, so a later start works offline. */
 async function reloadUnderServiceWorker(page: Page): Promise<void> {
   await shellCached(page);
@@ -917,10 +924,8 @@ test('two devices: saving the edit form sends only what was changed there, and k
 
 test('an edit saved while a tap is on its way counts the tap once', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const { who, goal } = await waterToday(t, 'edit-while-sending@example.com');
+  const { who, goal, facts } = await waterGoalPage(t, 'edit-while-sending@example.com');
   const { page, context } = who;
-  await page.goto(`${server.baseUrl}/#/goal/${goal.id}`);
-  const facts = page.locator('.facts');
   const release = await holdRequests(context, '**/api/goals/*/sets/**');
   await page.getByRole('button', { name: '+1 glass', exact: true }).click();
   await facts.getByText('1 / 8 glasses today').waitFor();
@@ -1268,10 +1273,8 @@ test('the goal page left open over midnight moves to the new day as Today does',
 
 test('the goal page logs and corrects through the outbox too: shown at once, a lost answer adds nothing twice, offline waits', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const { who, goal } = await waterToday(t, 'goal-page-outbox@example.com');
+  const { who, goal, facts } = await waterGoalPage(t, 'goal-page-outbox@example.com');
   const { page, context } = who;
-  await page.goto(`${server.baseUrl}/#/goal/${goal.id}`);
-  const facts = page.locator('.facts');
   await facts.getByText('0 / 8 glasses today').waitFor();
 
   // The server takes the first log, but its answer never arrives; the outbox sends it again with its entry_id (the

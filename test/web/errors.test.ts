@@ -95,36 +95,24 @@ test("a refused import's bad value is placed by its goal's number in the file an
     importPlaceText(importPlace('goals[0].unit', { goals: 'none' })),
     'The first value that is not valid is at goals[0].unit.',
   );
-  setUiLocale('de');
-  assert.equal(
-    place('goals[0].daily'),
-    'Der erste ungültige Wert gehört zum 1. Ziel der Datei („Water“), Feld „Tagesziel“.',
-  );
-  assert.equal(
-    place('goals[0].unit'),
-    'Der erste ungültige Wert gehört zum 1. Ziel der Datei („Water“), Feld „Einheit“.',
-  );
-  assert.equal(
-    place('goals[0].sets', '2024-02-30'),
-    'Der erste ungültige Wert gehört zum 1. Ziel der Datei („Water“), Tag 2024-02-30.',
-  );
-  assert.equal(
-    place('goals[0].sets'),
-    'Der erste ungültige Wert gehört zum 1. Ziel der Datei („Water“), Feld „Eingetragene Mengen“.',
-  );
-  setUiLocale('pl');
-  assert.equal(
-    place('goals[0].daily'),
-    'Pierwsza nieprawidłowa wartość należy do celu nr 1 w pliku („Water”), pole „Cel dzienny”.',
-  );
-  assert.equal(
-    place('goals[0].sets', '2024-02-30'),
-    'Pierwsza nieprawidłowa wartość należy do celu nr 1 w pliku („Water”), dzień 2024-02-30.',
-  );
-  assert.equal(
-    place('goals[0].sets'),
-    'Pierwsza nieprawidłowa wartość należy do celu nr 1 w pliku („Water”), pole „Zapisane ilości”.',
-  );
+  // The same places in German and Polish: the sentence's start, then the field or day.
+  const goalOneIs: Record<'de' | 'pl', string> = {
+    de: 'Der erste ungültige Wert gehört zum 1. Ziel der Datei („Water“), ',
+    pl: 'Pierwsza nieprawidłowa wartość należy do celu nr 1 w pliku („Water”), ',
+  };
+  const translated: ['de' | 'pl', string, string | null, string][] = [
+    ['de', 'goals[0].daily', null, 'Feld „Tagesziel“.'],
+    ['de', 'goals[0].unit', null, 'Feld „Einheit“.'],
+    ['de', 'goals[0].sets', '2024-02-30', 'Tag 2024-02-30.'],
+    ['de', 'goals[0].sets', null, 'Feld „Eingetragene Mengen“.'],
+    ['pl', 'goals[0].daily', null, 'pole „Cel dzienny”.'],
+    ['pl', 'goals[0].sets', '2024-02-30', 'dzień 2024-02-30.'],
+    ['pl', 'goals[0].sets', null, 'pole „Zapisane ilości”.'],
+  ];
+  for (const [locale, field, key, where] of translated) {
+    setUiLocale(locale);
+    assert.equal(place(field, key), goalOneIs[locale] + where);
+  }
 });
 
 test('a file that is not a Steady export at all is told so in a plain sentence, before it is sent', () => {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { ERROR_CODES } from '../../src/common/contract/error-codes.js';
 import { LOCALES } from '../../src/common/locales.js';
-import { formatNumber, MESSAGES, preferredLocale, setUiLocale, t, tp } from '../../src/web/i18n/index.js';
+import { preferredLocale } from '../../src/common/locales.js';
+import { formatNumber, MESSAGES, setUiLocale, t, tp } from '../../src/web/i18n/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const en = MESSAGES.en;

@@ -32,7 +32,6 @@ export const ERROR_CODES = [
   'invalid_reminder_channel',
   'invalid_push_subscription',
   'invalid_push_endpoint',
-  'reminder_link_invalid',
   // Accounts, invites, resets
   'invalid_credentials',
   'wrong_password',

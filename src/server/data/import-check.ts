@@ -1,5 +1,5 @@
 import type { NewGoal } from '../goals/validation.js';
-import { checkedGoalChanges, NotADateKey } from '../goals/validation.js';
+import { checkedGoalChanges, SetsRefusal } from '../goals/validation.js';
 import { parseStart } from '../goals/start.js';
 import { HttpError } from '../http/errors.js';
 import { EXPORT_FORMAT, EXPORT_POSITION_MAX, EXPORT_VERSION } from '../../common/contract/export-format.js';
@@ -74,7 +74,9 @@ function checkedGoal(path: string, raw: unknown): ImportedGoal {
     try {
       Object.assign(fields, checkedGoalChanges({ [field]: goal[field] }));
     } catch (error) {
-      if (error instanceof HttpError) throw new ImportProblem(`${path}.${field}`, error.message, refusedKey(error));
+      // The date of a refused `sets` entry goes beside the field (decision 0179).
+      if (error instanceof SetsRefusal) throw new ImportProblem(`${path}.${field}`, error.message, error.date);
+      if (error instanceof HttpError) throw new ImportProblem(`${path}.${field}`, error.message);
       throw error;
     }
   }
@@ -87,16 +89,6 @@ function checkedGoal(path: string, raw: unknown): ImportedGoal {
     archivedAt: goal.archived_at === undefined ? null : isoTime(`${path}.archived_at`, goal.archived_at),
     reminder: goal.reminder === undefined ? null : checkedReminder(`${path}.reminder`, goal.reminder),
   };
-}
-
-/**
- * The `sets` key a refusal is about: a key that is no date, or the date whose amounts are refused (the goal check's
- * path `sets.2026-01-01[1]`). The import names the goal's field alone, as it always did, and the key
- * beside it, so a person finds the day in the file (decision 0179).
- */
-function refusedKey(error: HttpError): string | undefined {
-  if (error instanceof NotADateKey) return error.date;
-  return /^sets\.(\d{4}-\d{2}-\d{2})\b/.exec(error.field ?? '')?.[1];
 }
 
 function checkedPosition(path: string, raw: unknown): number {

@@ -111,18 +111,20 @@ function checkedSets(raw: unknown): GoalSets {
   const sets: GoalSets = {};
   for (const [date, amounts] of entries) {
     // A key that is no date is named as `sets`: echoing arbitrary client text as a path would be no help.
-    if (!isDateKey(date)) throw new NotADateKey(date);
+    if (!isDateKey(date))
+      throw new SetsRefusal('sets', `sets key ${quoted(date)} is not a calendar date YYYY-MM-DD`, date);
     // The field's path is made only for a refusal: a PATCH of 90 dates spent 1 % of its time on paths never shown.
-    const field = () => fieldPath(['sets', date]);
-    if (!Array.isArray(amounts)) throw invalid(field(), `sets.${date} must be an array of amounts`);
+    const refused = (message: string, index?: number) =>
+      new SetsRefusal(fieldPath(index === undefined ? ['sets', date] : ['sets', date, index]), message, date);
+    if (!Array.isArray(amounts)) throw refused(`sets.${date} must be an array of amounts`);
     if (amounts.length > GOAL_LIMITS.amountsPerDateMax) {
-      throw invalid(field(), `sets.${date} may hold at most ${GOAL_LIMITS.amountsPerDateMax} amounts`);
+      throw refused(`sets.${date} may hold at most ${GOAL_LIMITS.amountsPerDateMax} amounts`);
     }
     const badIndex = amounts.findIndex((amount) => !isAmount(amount));
     if (badIndex !== -1) {
-      throw invalid(
-        fieldPath(['sets', date, badIndex]),
+      throw refused(
         `sets.${date} amounts must be finite numbers from -${GOAL_LIMITS.amountAbsMax} to ${GOAL_LIMITS.amountAbsMax}`,
+        badIndex,
       );
     }
     sets[date] = amounts;
@@ -131,13 +133,18 @@ function checkedSets(raw: unknown): GoalSets {
 }
 
 /**
- * A `sets` key that is no calendar date, refused as `sets`. The key stays on the error for the import, which answers
- * it beside the field so a person finds it in the file (decision 0179); the goal routes answer the field alone.
+ * A refusal of one `sets` entry (a key that is no date, an entry that is no array of amounts). The date stays on the
+ * error for the import, which answers it as `key` beside the field so a person finds it in the file (decision 0179);
+ * the goal routes answer the field alone.
  */
-export class NotADateKey extends HttpError {
-  constructor(readonly date: string) {
-    super(400, 'invalid_goal', `sets key ${quoted(date)} is not a calendar date YYYY-MM-DD`, { field: 'sets' });
-    this.name = 'NotADateKey';
+export class SetsRefusal extends HttpError {
+  constructor(
+    field: string,
+    message: string,
+    readonly date: string,
+  ) {
+    super(400, 'invalid_goal', message, { field });
+    this.name = 'SetsRefusal';
   }
 }
 

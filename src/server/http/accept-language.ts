@@ -1,9 +1,9 @@
-import { DEFAULT_LOCALE, isLocale, type Locale } from '../../common/locales.js';
+import { type Locale, preferredLocale } from '../../common/locales.js';
 
 /**
  * The language of `Accept-Language` Steady speaks, for a page shown to someone the server cannot name (a damaged
  * reminder link): the tags in the order of their `q` (the header's order among equals; `q=0` means "not this"),
- * the first whose language is one of Steady's, as the web app picks from the browser's languages; else English.
+ * then the first Steady speaks, as the web app picks from the browser's languages; else English.
  */
 export function acceptLanguageLocale(header: string | undefined): Locale {
   const tags = (header ?? '')
@@ -16,9 +16,5 @@ export function acceptLanguageLocale(header: string | undefined): Locale {
     })
     .filter(({ tag, weight }) => tag !== '' && weight > 0)
     .sort((a, b) => b.weight - a.weight || a.index - b.index);
-  for (const { tag } of tags) {
-    const base = tag.toLowerCase().split('-')[0];
-    if (isLocale(base)) return base;
-  }
-  return DEFAULT_LOCALE;
+  return preferredLocale(tags.map(({ tag }) => tag));
 }

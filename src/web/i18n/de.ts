@@ -323,7 +323,6 @@ export const de: Messages = {
     'Dieser Browser hat ein Push-Abonnement geschickt, das der Server nicht nutzen kann.',
   'error.invalid_push_endpoint':
     'Der Push-Dienst dieses Browsers kann nicht genutzt werden (nur öffentliche https-Adressen).',
-  'error.reminder_link_invalid': 'Dieser Link zum Abschalten einer Erinnerung ist ungültig.',
   'error.invite_not_found': 'Diese Einladung kann nicht mehr widerrufen werden.',
   'error.admin_email_needs_operator_invite':
     'Diese Adresse kann nur mit einer Einladung des Betreibers registriert werden.',

@@ -318,7 +318,6 @@ export const en = {
   'error.invalid_reminder_channel': 'Choose push notification or e-mail.',
   'error.invalid_push_subscription': 'This browser sent a push subscription the server cannot use.',
   'error.invalid_push_endpoint': "This browser's push service cannot be used (it must be a public https address).",
-  'error.reminder_link_invalid': 'This link to turn a reminder off is not valid.',
   'error.invite_not_found': 'This invite can no longer be revoked.',
   'error.admin_email_needs_operator_invite': 'This address can only be registered with an invite from the operator.',
   'error.too_many_goals': 'You have reached the limit of {goalsPerUserMax} goals. Delete one to add another.',

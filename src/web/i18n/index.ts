@@ -4,7 +4,7 @@
  * No DOM here, so unit tests can run it in Node.
  */
 import { amountFormat } from '../../common/amount-format.js';
-import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../../common/locales.js';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../common/locales.js';
 import { de } from './de.js';
 import { en } from './en.js';
 import { pl } from './pl.js';
@@ -24,15 +24,6 @@ export function setUiLocale(next: Locale): void {
   numbers = amountFormat(next);
   fieldNumbers = amountFormat(next, 'input');
   marks = numberMarks(next);
-}
-
-/** The first of the browser's preferred languages that Steady speaks (used before login). */
-export function preferredLocale(languages: readonly string[]): Locale {
-  for (const tag of languages) {
-    const base = tag.toLowerCase().split('-')[0];
-    if (isLocale(base)) return base;
-  }
-  return DEFAULT_LOCALE;
 }
 
 type Vars = Record<string, string | number>;

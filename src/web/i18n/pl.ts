@@ -350,7 +350,6 @@ export const pl: Messages = {
   'error.invalid_reminder_channel': 'Wybierz powiadomienie push albo e-mail.',
   'error.invalid_push_subscription': 'Ta przeglądarka wysłała subskrypcję push, której serwer nie może użyć.',
   'error.invalid_push_endpoint': 'Nie można użyć usługi push tej przeglądarki (tylko publiczne adresy https).',
-  'error.reminder_link_invalid': 'Ten link do wyłączenia przypomnienia jest nieprawidłowy.',
   'error.invite_not_found': 'Tego zaproszenia nie można już unieważnić.',
   'error.admin_email_needs_operator_invite': 'Ten adres można zarejestrować tylko z zaproszeniem od operatora.',
   'error.too_many_goals': 'Osiągnięto limit {goalsPerUserMax} celów. Usuń jeden, aby dodać nowy.',
