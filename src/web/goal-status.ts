@@ -10,7 +10,7 @@ import {
   isWithinGoal,
   startDateKey,
 } from '../common/progress.js';
-import { t, tp } from './i18n/index.js';
+import { t, text } from './i18n/index.js';
 import { unitText } from '../common/units.js';
 
 export type GoalPhase = 'upcoming' | 'running' | 'finished';
@@ -21,18 +21,21 @@ export function goalPhase(goal: Pick<GoalProgressInput, 'start' | 'days'>, today
 }
 
 /** How a status with amounts is worded: `t`, or `withFigures` where its numbers must never break inside. */
-type Say<T> = (key: 'goal.finishedTotal' | 'goal.todayText', vars: Record<string, string | number>) => T;
+type Say<T> = (
+  key: 'goal.startsIn' | 'goal.finishedTotal' | 'goal.todayText',
+  vars: Record<string, string | number>,
+) => T;
 
 /**
  * "35 / 50 push-ups today" while the goal runs, "Starts in 3 days" before, "Finished: 1,420 of 1,500 push-ups"
  * after; numbers in the user's language, the unit in the form its count needs.
  */
 export function goalStatusText(goal: GoalProgressInput & { unit: string }, today: string): string;
-export function goalStatusText<T>(goal: GoalProgressInput & { unit: string }, today: string, say: Say<T>): T | string;
-export function goalStatusText(goal: GoalProgressInput & { unit: string }, today: string, say: Say<unknown> = t) {
+export function goalStatusText<T>(goal: GoalProgressInput & { unit: string }, today: string, say: Say<T>): T;
+export function goalStatusText(goal: GoalProgressInput & { unit: string }, today: string, say: Say<unknown> = text) {
   switch (goalPhase(goal, today)) {
     case 'upcoming':
-      return tp('goal.startsIn', daysBetween(today, startDateKey(goal)));
+      return say('goal.startsIn', { count: daysBetween(today, startDateKey(goal)) });
     case 'finished': {
       const { done, target } = goalTotals(goal);
       return say('goal.finishedTotal', { done, target, unit: unitText(goal.unit, target, 'of') });

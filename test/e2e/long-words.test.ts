@@ -350,3 +350,39 @@ test('at 360 px in German, the goal page never breaks a number: the summary’s 
   await assertFits(page, where);
   await context.close();
 });
+
+test('in German at 360 px and at 200 % text, Today’s upcoming and finished goals never break a number', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { server, browser } = await serverAndBrowser(t);
+  const context = await browser.newContext({ locale: 'de', viewport: { width: 360, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(await cliInvite(server));
+  await registerOnForm(page, 'heute-zahlen@example.com');
+
+  // Finished: 3.703.703,5 of 45.061.622,5 pages; upcoming: starts in 1.200 days.
+  const today = localDateKey(new Date());
+  const finished = await apiFromPage(page, 'POST', '/api/goals', {
+    name: 'Lesen',
+    unit: 'Seiten',
+    daily: 123_456.5,
+    days: 365,
+    start: addDays(today, -400),
+    sets: { [addDays(today, -390)]: [1_234_567.75, 2_469_135.75] },
+  });
+  assert.equal(finished.status, 200);
+  const upcoming = await apiFromPage(page, 'POST', '/api/goals', { name: 'Laufen', start: addDays(today, 1200) });
+  assert.equal(upcoming.status, 200);
+  await page.reload();
+  // Both sections, once the server's list is in (the start may show the copy from before the goals were made).
+  const sections = page.locator('.today-other summary');
+  await sections.nth(1).waitFor();
+  for (const section of await sections.all()) await section.click();
+  await page.getByText('Beginnt in').waitFor();
+  await assertNumbersWhole(page, '.today-other li', 'de 360 px Today');
+  // 200 % text on this phone is the layout of a 180 px wide one.
+  await page.setViewportSize({ width: 180, height: 800 });
+  await page.screenshot({ path: 'test-results/screenshots/de-200-today-numbers.png', fullPage: true });
+  await assertNumbersWhole(page, '.today-other li', 'de 200 % text Today');
+  await assertFits(page, 'de 200 % text Today');
+  await context.close();
+});

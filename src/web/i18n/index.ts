@@ -35,9 +35,22 @@ export function t(key: TextKey, vars: Vars = {}): string {
 
 /** A counted text: the plural form Intl.PluralRules picks for `count`, `#` replaced by the formatted count. */
 export function tp(key: PluralKey, count: number, vars: Vars = {}): string {
-  const forms: PluralForms = MESSAGES[current][key];
-  const form = forms[plurals.select(count)] ?? forms.other;
-  return fill(form.replace(/#/g, formatNumber(count)), vars);
+  return fill(template(key, count), { ...vars, count });
+}
+
+/** `t`, or `tp` for a counted text, whose count is `vars.count`. */
+export function text(key: TextKey | PluralKey, vars: Vars): string {
+  return fill(template(key, vars.count), vars);
+}
+
+/**
+ * The text for `key` with its `{placeholders}` still in it; of a counted text the form for `count`, its `#` as
+ * `{count}` (for withFigures, which puts a figure in each).
+ */
+export function template(key: TextKey | PluralKey, count: Vars[string] = 0): string {
+  const forms: string | PluralForms = MESSAGES[current][key];
+  if (typeof forms === 'string') return forms;
+  return (forms[plurals.select(Number(count))] ?? forms.other).replace(/#/g, '{count}');
 }
 
 export function hasText(key: string): key is TextKey {

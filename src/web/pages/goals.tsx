@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { type Goal, unreachable } from '../api.js';
 import { Loaded, LoadFailed } from '../components/Field.js';
+import { withFigures } from '../components/Figure.js';
 import { Page } from '../components/Page.js';
 import { TodayRow } from '../components/TodayRow.js';
 import { useApp } from '../context.js';
@@ -44,12 +45,12 @@ export function GoalsPage() {
               )}
               {upcoming.length > 0 && (
                 <OtherGoals title={t('today.upcoming', { count: upcoming.length })} goals={upcoming}>
-                  {(goal) => goalStatusText(goal, today)}
+                  {(goal) => goalStatusText(goal, today, withFigures)}
                 </OtherGoals>
               )}
               {finished.length > 0 && (
                 <OtherGoals title={t('today.finished', { count: finished.length })} goals={finished}>
-                  {(goal) => goalStatusText(goal, today)}
+                  {(goal) => goalStatusText(goal, today, withFigures)}
                 </OtherGoals>
               )}
               <p>
@@ -64,7 +65,15 @@ export function GoalsPage() {
 }
 
 /** A collapsed section of goals that cannot be logged today, each with one line about where it stands. */
-function OtherGoals({ title, goals, children }: { title: string; goals: Goal[]; children: (goal: Goal) => string }) {
+function OtherGoals({
+  title,
+  goals,
+  children,
+}: {
+  title: string;
+  goals: Goal[];
+  children: (goal: Goal) => ComponentChildren;
+}) {
   return (
     <details class="card today-other">
       <summary>
