@@ -11,6 +11,8 @@ import { Page } from '../components/Page.js';
 import { TimeZoneSetting } from '../components/TimeZoneSetting.js';
 import { useApp } from '../context.js';
 import {
+  fileText,
+  importFileText,
   type ImportPlace,
   importPlace,
   importPlaceText,
@@ -195,7 +197,10 @@ function ImportForm() {
     if (!file) throw new FieldProblem(IMPORT_FILE, 'missing_field');
     // Refused unread: the server would take the whole upload before refusing it (decision 0179).
     if (file.size > IMPORT_BODY_LIMIT_BYTES) throw new FieldProblem(IMPORT_FILE, 'body_too_large');
-    const text = await file.text();
+    const text = fileText(new Uint8Array(await file.arrayBuffer()));
+    if (text === null) throw new FieldProblem(IMPORT_FILE, 'invalid_json', () => importFileText('notUtf8'));
+    // Not "no Steady export": an empty file (a download that never started, a file saved empty) says so.
+    if (text.trim() === '') throw new FieldProblem(IMPORT_FILE, 'invalid_import', () => importFileText('empty'));
     let document: unknown;
     try {
       document = JSON.parse(text);

@@ -43,6 +43,20 @@ describe('bad input never reaches a 500', () => {
     }
   });
 
+  it('a body that is not UTF-8 (a file saved as Latin-1): 400 invalid_json, never stored with U+FFFD', async () => {
+    // "Pompöki" as Latin-1 writes ö as the one byte 0xF6, which UTF-8 never has alone (decision 0188).
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    const goal = { name: 'Pompöki', unit: 'x', daily: 1, days: 30, start: '2026-01-15 09:00:00', sets: {} };
+    const document = { format: 'steady-export', version: 1, goals: [goal] };
+    const refused = { error: 'Request body is not valid UTF-8', code: 'invalid_json' };
+    const pia = await steady.register('pia@example.com');
+    assertClientError(await pia.post('/api/goals', latin1(JSON.stringify({ name: 'Pompöki' }))), 400, refused);
+    assertClientError(await pia.post('/api/import', latin1(JSON.stringify(document))), 400, refused);
+    assert.deepEqual((await pia.get('/api/goals')).body, []);
+    // The same text as UTF-8 is taken whole.
+    assert.equal((await pia.post('/api/goals', Buffer.from(JSON.stringify({ name: 'Pompöki' })))).body.name, 'Pompöki');
+  });
+
   it('an empty body labelled JSON counts as no body: refused where a body is needed, fine for logout', async () => {
     for (const payload of ['', '  \n']) {
       assertClientError(await guest.post('/api/login', payload), 400, {
