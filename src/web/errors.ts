@@ -8,7 +8,7 @@ import { GOAL_LIMITS } from '../common/goal.js';
 import { LIMITS } from '../common/limits.js';
 import { codePointLength } from '../common/text.js';
 import { ApiError, type ClientErrorCode } from './api.js';
-import { hasText, t, tp } from './i18n/index.js';
+import { formatNumber, hasText, t, tp } from './i18n/index.js';
 import type { TextKey } from './i18n/types.js';
 
 /**
@@ -63,7 +63,16 @@ export function errorText(error: unknown): string {
   }
   if (!(error instanceof ApiError)) return t('error.unknown');
   if (error.code === 'too_many_attempts') return tp('error.too_many_attempts', error.retryAfter ?? 60);
+  // Steady's 413 names the route's limit (decision 0187); a proxy's does not, and keeps the general text.
+  if (error.code === 'body_too_large' && error.maxBytes !== null)
+    return t('error.bodyLimit', { size: size(error.maxBytes) });
   return codeText(error.code, error.field);
+}
+
+/** A body limit as people say it, in binary units like the import's "20 MB": 16 KB, 1 MB; never more than it is. */
+function size(bytes: number): string {
+  const megabytes = bytes / 1024 / 1024;
+  return megabytes >= 1 ? `${formatNumber(Math.floor(megabytes))} MB` : `${formatNumber(Math.floor(bytes / 1024))} KB`;
 }
 
 function codeText(code: ClientErrorCode, field: string | null): string {

@@ -192,3 +192,18 @@ test('an empty file and one that is no UTF-8 are told so in three languages', ()
     'Ten plik nie jest zapisany w UTF-8, jak Steady zapisuje eksporty, więc części znaków nie da się odczytać. Wystarczy zapisać go w UTF-8 i wybrać ponownie.',
   ]);
 });
+
+test("a body too large names the route's limit the server answered; a proxy's 413 without it keeps the general text", () => {
+  const tooLarge = (maxBytes: number | null) => new ApiError(413, 'body_too_large', 'x', null, null, null, maxBytes);
+  assert.equal(errorText(tooLarge(16 * 1024)), 'That is too much data at once: at most 16 KB can be sent here.');
+  assert.equal(errorText(tooLarge(1024 * 1024)), 'That is too much data at once: at most 1 MB can be sent here.');
+  assert.equal(errorText(tooLarge(20 * 1024 * 1024)), 'That is too much data at once: at most 20 MB can be sent here.');
+  assert.equal(errorText(tooLarge(null)), 'That is too much data at once.');
+  setUiLocale('de');
+  assert.equal(
+    errorText(tooLarge(16 * 1024)),
+    'Das sind zu viele Daten auf einmal: Hier lassen sich höchstens 16 KB senden.',
+  );
+  setUiLocale('pl');
+  assert.equal(errorText(tooLarge(16 * 1024)), 'To za dużo danych naraz: tutaj można wysłać najwyżej 16 KB.');
+});

@@ -218,8 +218,9 @@ function ImportForm() {
       importKey.done();
       imported = answer.goals;
     } catch (failure) {
-      // Sent larger than the file (JSON written anew can grow): the same words as for a file too large.
-      if (failure instanceof ApiError && failure.code === 'body_too_large') {
+      // Sent larger than the file (JSON written anew can grow): the same words as for a file too large. A proxy's own
+      // 413 (no `max_bytes`) has another limit, which the app cannot name: its general text.
+      if (failure instanceof ApiError && failure.code === 'body_too_large' && failure.maxBytes !== null) {
         throw new FieldProblem(IMPORT_FILE, 'body_too_large');
       }
       if (failure instanceof ApiError && failure.code === 'invalid_import' && failure.field) {

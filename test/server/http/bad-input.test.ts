@@ -187,8 +187,16 @@ describe('bad input never reaches a 500', () => {
 
   it('a goal body over 1 MiB: 413 body_too_large', async () => {
     const big = JSON.stringify({ name: 'x', padding: 'x'.repeat(BODY_LIMIT_BYTES) });
-    assertClientError(await anna.post('/api/goals', big), 413, { code: 'body_too_large' });
-    assertClientError(await anna.patch('/api/goals/1', big), 413, { code: 'body_too_large' });
+    // The answer names the route's limit (decision 0187).
+    const tooLarge = {
+      error: `Request body is larger than the ${BODY_LIMIT_BYTES} bytes this route takes`,
+      code: 'body_too_large',
+      max_bytes: BODY_LIMIT_BYTES,
+    };
+    for (const answer of [await anna.post('/api/goals', big), await anna.patch('/api/goals/1', big)]) {
+      assert.equal(answer.status, 413);
+      assert.deepEqual(answer.body, tooLarge);
+    }
   });
 
   it('a malformed URL: 400 bad_request in the same shape', async () => {
