@@ -63,6 +63,8 @@ export class ApiError extends Error {
     readonly field: string | null = null,
     /** The refused key of the object at `field` (an import's `sets` date that is none), else null. */
     readonly key: string | null = null,
+    /** On 413 from Steady, the most bytes the route takes (`max_bytes`); null from a proxy's 413. */
+    readonly maxBytes: number | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -129,7 +131,13 @@ async function call<T>(method: string, path: string, body?: unknown, options: Ca
     });
     if (cutOff) throw unreachable();
     if (!response.ok) {
-      const record = (data ?? {}) as { error?: unknown; code?: unknown; field?: unknown; key?: unknown };
+      const record = (data ?? {}) as {
+        error?: unknown;
+        code?: unknown;
+        field?: unknown;
+        key?: unknown;
+        max_bytes?: unknown;
+      };
       const retry = Number(response.headers.get('retry-after'));
       const failure = new ApiError(
         response.status,
@@ -139,6 +147,7 @@ async function call<T>(method: string, path: string, body?: unknown, options: Ca
         Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : null,
         typeof record.field === 'string' ? record.field : null,
         typeof record.key === 'string' ? record.key : null,
+        typeof record.max_bytes === 'number' ? record.max_bytes : null,
       );
       if (failure.code === 'unauthenticated') unauthenticated();
       throw failure;
@@ -153,6 +162,8 @@ function fallbackCode(status: number): ErrorCode {
   if (status === 401) return 'unauthenticated';
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not_found';
+  // A reverse proxy's own limit (nginx takes 1 MB unless told otherwise) answers 413 in HTML.
+  if (status === 413) return 'body_too_large';
   if (status === 429) return 'too_many_attempts';
   return status >= 500 ? 'internal' : 'bad_request';
 }

@@ -8,18 +8,19 @@ import { GOAL_LIMITS } from '../common/goal.js';
 import { LIMITS } from '../common/limits.js';
 import { codePointLength } from '../common/text.js';
 import { ApiError, type ClientErrorCode } from './api.js';
-import { hasText, t, tp } from './i18n/index.js';
+import { formatNumber, hasText, t, tp } from './i18n/index.js';
 import type { TextKey } from './i18n/types.js';
 
 /**
  * A problem the form found before asking the server: the field it concerns, the code the server would send, and a
- * text of its own where the code's would say too little (an export from a newer Steady is `invalid_import` too).
+ * text of its own where the code's would say too little (an export from a newer Steady is `invalid_import` too). A
+ * text a lazy page keeps in its own chunk comes as a function, called when shown so it follows a language switch.
  */
 export class FieldProblem extends Error {
   constructor(
     readonly field: string,
     readonly code: ErrorCode,
-    readonly text?: TextKey,
+    readonly text?: TextKey | (() => string),
   ) {
     super(code);
     this.name = 'FieldProblem';
@@ -56,10 +57,22 @@ export const LIMIT_VARS = {
  * refused), else `error.<code>`.
  */
 export function errorText(error: unknown): string {
-  if (error instanceof FieldProblem) return error.text ? t(error.text) : codeText(error.code, error.field);
+  if (error instanceof FieldProblem) {
+    const { text } = error;
+    return text ? (typeof text === 'string' ? t(text) : text()) : codeText(error.code, error.field);
+  }
   if (!(error instanceof ApiError)) return t('error.unknown');
   if (error.code === 'too_many_attempts') return tp('error.too_many_attempts', error.retryAfter ?? 60);
+  // Steady's 413 names the route's limit (decision 0187); a proxy's does not, and keeps the general text.
+  if (error.code === 'body_too_large' && error.maxBytes !== null)
+    return t('error.bodyLimit', { size: size(error.maxBytes) });
   return codeText(error.code, error.field);
+}
+
+/** A body limit as people say it, in binary units like the import's "20 MB": 16 KB, 1 MB; never more than it is. */
+function size(bytes: number): string {
+  const megabytes = bytes / 1024 / 1024;
+  return megabytes >= 1 ? `${formatNumber(Math.floor(megabytes))} MB` : `${formatNumber(Math.floor(bytes / 1024))} KB`;
 }
 
 function codeText(code: ClientErrorCode, field: string | null): string {

@@ -1,6 +1,48 @@
 import { EXPORT_FORMAT, EXPORT_VERSION } from '../common/contract/export-identity.js';
+import type { Locale } from '../common/locales.js';
 import { goalFieldLabel, isGoalField } from './goal-fields.js';
-import { t } from './i18n/index.js';
+import { t, uiLocale } from './i18n/index.js';
+
+/**
+ * Refusals of a chosen file that only the import says, here in the Settings chunk rather than in the i18n tables the
+ * start loads: few people ever read them, and the start's JavaScript has a budget (decision 0188).
+ */
+export const IMPORT_FILE_TEXTS = {
+  en: {
+    empty: 'This file is empty.',
+    notUtf8:
+      'This file is not saved as UTF-8, as Steady writes its exports, so some of its characters cannot be read. Save it as UTF-8 and choose it again.',
+  },
+  de: {
+    empty: 'Diese Datei ist leer.',
+    notUtf8:
+      'Diese Datei ist nicht als UTF-8 gespeichert, wie Steady seine Exporte schreibt, daher lassen sich manche Zeichen nicht lesen. Speichere sie als UTF-8 und wähle sie erneut.',
+  },
+  pl: {
+    empty: 'Ten plik jest pusty.',
+    notUtf8:
+      'Ten plik nie jest zapisany w UTF-8, jak Steady zapisuje eksporty, więc części znaków nie da się odczytać. Wystarczy zapisać go w UTF-8 i wybrać ponownie.',
+  },
+} satisfies Record<Locale, Record<string, string>>;
+
+/** One of the texts above in the language shown now. */
+export function importFileText(key: keyof (typeof IMPORT_FILE_TEXTS)['en']): string {
+  return IMPORT_FILE_TEXTS[uiLocale()][key];
+}
+
+/**
+ * A chosen file's text, or null when it is not UTF-8 (a Steady export an editor saved as Latin-1): read with
+ * `file.text()`, each bad byte would become U+FFFD and a name would be imported so ("Pomp\uFFFDki", decision 0188).
+ * Decoded as a stream that goes on: a character cut off at the very end (a download interrupted inside it) is left
+ * out rather than refused, so a cut-off export is still told as damaged (decision 0179).
+ */
+export function fileText(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Whether a chosen file's JSON is a Steady export at all (its `format`), checked before it is sent: a file that is

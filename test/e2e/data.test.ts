@@ -124,7 +124,7 @@ test(
     );
 
     await t.test(
-      'import: a cut-off export, one from a newer Steady and one too large are refused unsent and say why; a bad date is named',
+      'import: an empty file, one not in UTF-8, a cut-off export, one from a newer Steady and one too large are refused unsent and say why; a bad date is named',
       async () => {
         await page.goto(`${server.baseUrl}/#/settings`);
         const form = page.locator('form', { has: page.getByRole('heading', { name: 'Import goals' }) });
@@ -134,7 +134,7 @@ test(
           if (request.url().endsWith('/api/import')) imports.push(request.url());
         };
         page.on('request', countImports);
-        const choose = (name: string, text: string) =>
+        const choose = (name: string, text: string | Buffer) =>
           form
             .getByLabel('Export file (JSON)')
             .setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
@@ -146,6 +146,22 @@ test(
         await choose('cut.json', exportText.slice(0, Math.floor(exportText.length / 2)));
         await submit();
         await fileError.getByText(/^This Steady export is damaged or incomplete\.$/).waitFor();
+
+        // An empty file, or one of spaces only: empty, not "not a Steady export" (decision 0188).
+        for (const [name, text] of [
+          ['empty.json', ''],
+          ['spaces.json', ' \n\t\r\n '],
+        ]) {
+          await choose(name!, text!);
+          await submit();
+          await fileError.getByText(/^This file is empty\.$/).waitFor();
+        }
+
+        // An export an editor saved as Latin-1: refused, not imported as "Pomp\uFFFDki" (decision 0188).
+        const latin1 = { ...exported, goals: [{ ...exported.goals[0], name: 'Pompöki' }] };
+        await choose('latin1.json', Buffer.from(JSON.stringify(latin1), 'latin1'));
+        await submit();
+        await fileError.getByText(/^This file is not saved as UTF-8, as Steady writes its exports/).waitFor();
 
         // A later version of the format: said so, not "the first value that is not valid is at version".
         await choose('newer.json', JSON.stringify({ ...exported, version: 2 }));
@@ -183,6 +199,19 @@ test(
           .waitFor();
         assert.equal(imports.length, 1);
         page.off('request', countImports);
+
+        // A reverse proxy's own, smaller limit answers 413 in HTML: too much, without naming Steady's 20 MB, which
+        // was not the reason (decision 0187).
+        await page.route('**/api/import', (route) =>
+          route.fulfill({ status: 413, contentType: 'text/html', body: '<h1>413 Request Entity Too Large</h1>' }),
+        );
+        await choose('export.json', exportText);
+        await submit();
+        await form
+          .getByRole('alert')
+          .getByText(/^That is too much data at once\.$/)
+          .waitFor();
+        await page.unroute('**/api/import');
       },
     );
 
@@ -257,6 +286,11 @@ test(
       await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
       await page.getByRole('button', { name: 'Log in' }).click();
       await page.getByText('Wrong e-mail or password.').waitFor();
+      // A pasted text far longer than any password is more than the login takes: the answer's limit is shown
+      // (decision 0187), not only "too much".
+      await page.getByLabel('Password', { exact: true }).fill('x'.repeat(20_000));
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByText('That is too much data at once: at most 16 KB can be sent here.').waitFor();
     });
   },
 );

@@ -47,7 +47,7 @@ export class TestClient {
   }
 
   /**
-   * `body` undefined sends no body; a string is sent as is (for malformed-JSON tests).
+   * `body` undefined sends no body; a string or Buffer is sent as is (for malformed-JSON and non-UTF-8 tests).
    * A header given as undefined is left out, e.g. `{ origin: undefined }` for a client that sends no Origin.
    */
   async request(
@@ -56,7 +56,8 @@ export class TestClient {
     body?: unknown,
     headers: Record<string, string | undefined> = {},
   ): Promise<TestResponse> {
-    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const payload =
+      body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
     const allHeaders: Record<string, string | undefined> = {
       origin: this.origin,
       ...(payload !== undefined && { 'content-type': 'application/json' }),

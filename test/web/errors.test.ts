@@ -4,6 +4,8 @@ import { ApiError } from '../../src/web/api.js';
 import { errorText, FieldProblem, showError } from '../../src/web/errors.js';
 import { setUiLocale } from '../../src/web/i18n/index.js';
 import {
+  fileText,
+  importFileText,
   importPlace,
   importPlaceText,
   isNewerExport,
@@ -157,4 +159,51 @@ test('a file the app can refuse unsent is told why: too large (naming the limit)
   assert.equal(errorText(damaged), 'Ten eksport Steady jest uszkodzony lub niekompletny.');
   assert.equal(errorText(newer), 'Ten plik pochodzi z nowszej wersji Steady.');
   assert.equal(errorText(tooLarge), 'Steady importuje pliki do 20 MB; ten jest większy.');
+});
+
+test('a file that is no UTF-8 is refused, not read with U+FFFD; a character cut off at its very end is left out', () => {
+  // "Pompöki" as Latin-1 (an editor's "save as"): ö is the single byte 0xF6, which UTF-8 never has alone (0188).
+  const document = JSON.stringify({ format: 'steady-export', version: 1, goals: [{ name: 'Pompöki', sets: {} }] });
+  assert.equal(fileText(Buffer.from(document, 'latin1')), null);
+  assert.equal(fileText(Buffer.from(document)), document);
+  // A download cut inside 💪 (four bytes) is damaged, which the JSON check then says (decision 0179), not "no UTF-8".
+  const withEmoji = Buffer.from('{"format":"steady-export","goals":[{"name":"Push-ups 💪"}]}');
+  const cut = withEmoji.subarray(0, withEmoji.indexOf(Buffer.from('💪')) + 2);
+  assert.equal(fileText(cut), '{"format":"steady-export","goals":[{"name":"Push-ups ');
+  assert.equal(unreadableFileCode(fileText(cut)!), 'invalid_json');
+});
+
+test('an empty file and one that is no UTF-8 are told so in three languages', () => {
+  const empty = new FieldProblem('import-file', 'invalid_import', () => importFileText('empty'));
+  const notUtf8 = new FieldProblem('import-file', 'invalid_json', () => importFileText('notUtf8'));
+  const said = () => [errorText(empty), errorText(notUtf8)];
+  assert.deepEqual(said(), [
+    'This file is empty.',
+    'This file is not saved as UTF-8, as Steady writes its exports, so some of its characters cannot be read. Save it as UTF-8 and choose it again.',
+  ]);
+  setUiLocale('de');
+  assert.deepEqual(said(), [
+    'Diese Datei ist leer.',
+    'Diese Datei ist nicht als UTF-8 gespeichert, wie Steady seine Exporte schreibt, daher lassen sich manche Zeichen nicht lesen. Speichere sie als UTF-8 und wähle sie erneut.',
+  ]);
+  setUiLocale('pl');
+  assert.deepEqual(said(), [
+    'Ten plik jest pusty.',
+    'Ten plik nie jest zapisany w UTF-8, jak Steady zapisuje eksporty, więc części znaków nie da się odczytać. Wystarczy zapisać go w UTF-8 i wybrać ponownie.',
+  ]);
+});
+
+test("a body too large names the route's limit the server answered; a proxy's 413 without it keeps the general text", () => {
+  const tooLarge = (maxBytes: number | null) => new ApiError(413, 'body_too_large', 'x', null, null, null, maxBytes);
+  assert.equal(errorText(tooLarge(16 * 1024)), 'That is too much data at once: at most 16 KB can be sent here.');
+  assert.equal(errorText(tooLarge(1024 * 1024)), 'That is too much data at once: at most 1 MB can be sent here.');
+  assert.equal(errorText(tooLarge(20 * 1024 * 1024)), 'That is too much data at once: at most 20 MB can be sent here.');
+  assert.equal(errorText(tooLarge(null)), 'That is too much data at once.');
+  setUiLocale('de');
+  assert.equal(
+    errorText(tooLarge(16 * 1024)),
+    'Das sind zu viele Daten auf einmal: Hier lassen sich höchstens 16 KB senden.',
+  );
+  setUiLocale('pl');
+  assert.equal(errorText(tooLarge(16 * 1024)), 'To za dużo danych naraz: tutaj można wysłać najwyżej 16 KB.');
 });

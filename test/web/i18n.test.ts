@@ -6,6 +6,7 @@ import { ERROR_CODES } from '../../src/common/contract/error-codes.js';
 import { LOCALES } from '../../src/common/locales.js';
 import { preferredLocale } from '../../src/common/locales.js';
 import { formatNumber, MESSAGES, setUiLocale, t, tp } from '../../src/web/i18n/index.js';
+import { IMPORT_FILE_TEXTS } from '../../src/web/import-place.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const en = MESSAGES.en;
@@ -135,8 +136,10 @@ test('every error code the server source uses is in the contract (HttpError only
 
 /** Every Polish text, plural forms one by one, with its key. */
 function polishTexts(): Array<[string, string]> {
-  return Object.entries(MESSAGES.pl).flatMap(([key, value]): Array<[string, string]> =>
-    typeof value === 'string' ? [[key, value]] : Object.values(value).map((form): [string, string] => [key, form]),
+  // The import's file refusals live in the Settings chunk, not in MESSAGES (decision 0188).
+  return [...Object.entries(MESSAGES.pl), ...Object.entries(IMPORT_FILE_TEXTS.pl)].flatMap(
+    ([key, value]): Array<[string, string]> =>
+      typeof value === 'string' ? [[key, value]] : Object.values(value).map((form): [string, string] => [key, form]),
   );
 }
 

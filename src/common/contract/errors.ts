@@ -9,7 +9,8 @@ export { ERROR_CODES, type ErrorCode, fieldPath, isErrorCode } from './error-cod
  * refusal is about one input, the field it names: body fields by name (`daily`), nested ones by path
  * (`goals[1].daily`, `sets.2026-01-15`), path parameters by their name (`date`). See docs/decisions/0081. An import
  * names the `sets` date a refusal is about (one that is no date, or the date of a bad amount) as `key` beside the
- * field, not in its path, which keeps the paths clients know (decision 0179).
+ * field, not in its path, which keeps the paths clients know (decision 0179). A body too large says how large the
+ * route's body may be as `max_bytes`, so a client can say what is allowed (decision 0187).
  */
 export const ErrorBody = Type.Object(
   {
@@ -17,6 +18,13 @@ export const ErrorBody = Type.Object(
     code: Type.Enum(ERROR_CODES, { description: 'stable code; clients translate and decide by it' }),
     field: Type.Optional(
       Type.String({ description: 'the input the refusal is about, e.g. `daily` or `goals[1].daily`' }),
+    ),
+    max_bytes: Type.Optional(
+      Type.Integer({
+        description:
+          'on 413 `body_too_large`: the most bytes of request body the route takes (16 KiB, the goal routes 1 MiB, ' +
+          'the import 20 MiB)',
+      }),
     ),
     key: Type.Optional(
       Type.String({

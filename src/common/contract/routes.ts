@@ -53,7 +53,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Not allowed (or a cross-site request)',
   404: 'Not found',
   409: 'Conflict',
-  413: 'Request body too large',
+  413: 'Request body too large (`max_bytes` says how many bytes the route takes)',
   415: 'Request body is not JSON',
   422: 'The Idempotency-Key came earlier with another request body',
   429: 'Too many attempts (Retry-After says when to try again)',

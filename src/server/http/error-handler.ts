@@ -15,7 +15,6 @@ const INVALID_JSON: ClientErrorAnswer = { code: 'invalid_json', message: 'Reques
 
 /** Fastify's own client errors (body parsing, size, media type) mapped to our stable codes. */
 const FASTIFY_ERRORS: Record<string, ClientErrorAnswer> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'body_too_large' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
     code: 'unsupported_media_type',
@@ -51,6 +50,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       const field = validationField(error);
       return reply.code(400).send(body(describeValidationError(error, field), 'invalid_input', field));
     }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(tooLarge(request));
     const known = FASTIFY_ERRORS[error.code] ?? (error instanceof SyntaxError ? INVALID_JSON : undefined);
     const status = known?.status ?? error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -75,6 +75,19 @@ export function frameworkErrorAnswer(secure: boolean) {
     const status =
       error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
     reply.code(status).headers(headers).send(body('The request URL is not valid', 'bad_request'));
+  };
+}
+
+/**
+ * A body above the route's limit (16 KiB, the goal routes 1 MiB, the import 20 MiB: http/body-limits.ts) names that
+ * limit, the route's own as Fastify applied it, so a client can say what is allowed (decision 0187).
+ */
+function tooLarge(request: FastifyRequest): ErrorBody {
+  const limit = request.routeOptions.bodyLimit;
+  return {
+    error: `Request body is larger than the ${limit} bytes this route takes`,
+    code: 'body_too_large',
+    max_bytes: limit,
   };
 }
 

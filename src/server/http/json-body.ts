@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import { fieldPath } from '../../common/contract/error-codes.js';
 import { badRequest } from './errors.js';
@@ -9,12 +10,16 @@ import { badRequest } from './errors.js';
  * - a body that is valid JSON but carries `__proto__` or `constructor.prototype` is refused as `invalid_input`
  *   with a message naming those keys, rather than being called "not valid JSON";
  * - a body with U+0000 in any string or key is refused as `invalid_input`: PostgreSQL's text cannot hold it, and
- *   no field has a use for it, so one check here covers every endpoint alike on both engines.
+ *   no field has a use for it, so one check here covers every endpoint alike on both engines;
+ * - a body that is not UTF-8 (a file saved as Latin-1 and sent as it is) is refused as `invalid_json`: read as a
+ *   string, each bad byte would become U+FFFD and be stored in its place ("Pomp\uFFFDki"), decision 0188.
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
   const parseSafely = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) return done(badRequest('invalid_json', 'Request body is not valid UTF-8'), undefined);
+    const text = bytes.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     parseSafely(request, text, (error: Error | null, value?: unknown) => {
       if (error && isPlainJson(text)) {

@@ -306,6 +306,7 @@ export const de: Messages = {
   'error.foreign_origin': 'Die Anfrage wurde aus Sicherheitsgründen abgelehnt.',
   'error.unsupported_media_type': 'Die Anfrage wurde abgelehnt. Bitte lade die Seite neu.',
   'error.body_too_large': 'Das sind zu viele Daten auf einmal.',
+  'error.bodyLimit': 'Das sind zu viele Daten auf einmal: Hier lassen sich höchstens {size} senden.',
   'error.invalid_body': 'Die Anfrage wurde nicht verstanden. Bitte lade die Seite neu.',
   'error.invalid_json': 'Die Anfrage wurde nicht verstanden. Bitte lade die Seite neu.',
   'error.bad_request': 'Die Anfrage wurde nicht verstanden. Bitte lade die Seite neu.',

@@ -304,6 +304,7 @@ export const en = {
   'error.foreign_origin': 'The request was refused for security reasons.',
   'error.unsupported_media_type': 'The request was refused. Please reload the page.',
   'error.body_too_large': 'That is too much data at once.',
+  'error.bodyLimit': 'That is too much data at once: at most {size} can be sent here.',
   'error.invalid_body': 'The request was not understood. Please reload the page.',
   'error.invalid_json': 'The request was not understood. Please reload the page.',
   'error.bad_request': 'The request was not understood. Please reload the page.',

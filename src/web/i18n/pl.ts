@@ -336,6 +336,7 @@ export const pl: Messages = {
   'error.foreign_origin': 'Żądanie odrzucono ze względów bezpieczeństwa.',
   'error.unsupported_media_type': 'Żądanie odrzucono. Odśwież stronę.',
   'error.body_too_large': 'To za dużo danych naraz.',
+  'error.bodyLimit': 'To za dużo danych naraz: tutaj można wysłać najwyżej {size}.',
   'error.invalid_body': 'Nie zrozumiano żądania. Odśwież stronę.',
   'error.invalid_json': 'Nie zrozumiano żądania. Odśwież stronę.',
   'error.bad_request': 'Nie zrozumiano żądania. Odśwież stronę.',

@@ -11,6 +11,8 @@ import { Page } from '../components/Page.js';
 import { TimeZoneSetting } from '../components/TimeZoneSetting.js';
 import { useApp } from '../context.js';
 import {
+  fileText,
+  importFileText,
   type ImportPlace,
   importPlace,
   importPlaceText,
@@ -195,7 +197,10 @@ function ImportForm() {
     if (!file) throw new FieldProblem(IMPORT_FILE, 'missing_field');
     // Refused unread: the server would take the whole upload before refusing it (decision 0179).
     if (file.size > IMPORT_BODY_LIMIT_BYTES) throw new FieldProblem(IMPORT_FILE, 'body_too_large');
-    const text = await file.text();
+    const text = fileText(new Uint8Array(await file.arrayBuffer()));
+    if (text === null) throw new FieldProblem(IMPORT_FILE, 'invalid_json', () => importFileText('notUtf8'));
+    // Not "no Steady export": an empty file (a download that never started, a file saved empty) says so.
+    if (text.trim() === '') throw new FieldProblem(IMPORT_FILE, 'invalid_import', () => importFileText('empty'));
     let document: unknown;
     try {
       document = JSON.parse(text);
@@ -213,8 +218,9 @@ function ImportForm() {
       importKey.done();
       imported = answer.goals;
     } catch (failure) {
-      // Sent larger than the file (JSON written anew can grow): the same words as for a file too large.
-      if (failure instanceof ApiError && failure.code === 'body_too_large') {
+      // Sent larger than the file (JSON written anew can grow): the same words as for a file too large. A proxy's own
+      // 413 (no `max_bytes`) has another limit, which the app cannot name: its general text.
+      if (failure instanceof ApiError && failure.code === 'body_too_large' && failure.maxBytes !== null) {
         throw new FieldProblem(IMPORT_FILE, 'body_too_large');
       }
       if (failure instanceof ApiError && failure.code === 'invalid_import' && failure.field) {

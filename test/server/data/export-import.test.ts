@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import Value from 'typebox/value';
+import { IMPORT_BODY_LIMIT_BYTES } from '../../../src/common/contract/export-identity.js';
 import { GOAL_LIMITS } from '../../../src/common/goal.js';
 import { addDays } from '../../../src/common/progress.js';
 import {
@@ -337,7 +338,7 @@ test('a bad document imports nothing and answers 400 naming the path of the bad 
   );
 });
 
-test('/api/import takes documents above 1 MB up to 20 MB; the rest of the API keeps 1 MB', async () => {
+test('/api/import takes documents above 1 MB up to 20 MB; the goal routes keep 1 MB; each 413 names its limit', async () => {
   const emil = await newUser();
   // About 2.8 MB: forty goals with 3,000 dates each.
   const goal = { name: 'Big', unit: 'x', daily: 1, days: 3650, start: '2020-01-01 00:00:00', sets: longSets() };
@@ -350,8 +351,11 @@ test('/api/import takes documents above 1 MB up to 20 MB; the rest of the API ke
   const tooBig = await emil.post('/api/import', JSON.stringify(doc).padEnd(21 * 1024 * 1024, ' '));
   assert.equal(tooBig.status, 413);
   assert.equal(tooBig.body.code, 'body_too_large');
+  // Each 413 names its route's limit, the import's the number the web app names too (decision 0187).
+  assert.equal(tooBig.body.max_bytes, IMPORT_BODY_LIMIT_BYTES);
   const goalTooBig = await emil.post('/api/goals', { name: 'x', sets: longSets(), pad: 'x'.repeat(1024 * 1024) });
   assert.equal(goalTooBig.status, 413);
+  assert.equal(goalTooBig.body.max_bytes, 1024 * 1024);
   assert.equal((await emil.get('/api/goals')).body.length, 40);
 });
 

@@ -43,6 +43,20 @@ describe('bad input never reaches a 500', () => {
     }
   });
 
+  it('a body that is not UTF-8 (a file saved as Latin-1): 400 invalid_json, never stored with U+FFFD', async () => {
+    // "Pompöki" as Latin-1 writes ö as the one byte 0xF6, which UTF-8 never has alone (decision 0188).
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    const goal = { name: 'Pompöki', unit: 'x', daily: 1, days: 30, start: '2026-01-15 09:00:00', sets: {} };
+    const document = { format: 'steady-export', version: 1, goals: [goal] };
+    const refused = { error: 'Request body is not valid UTF-8', code: 'invalid_json' };
+    const pia = await steady.register('pia@example.com');
+    assertClientError(await pia.post('/api/goals', latin1(JSON.stringify({ name: 'Pompöki' }))), 400, refused);
+    assertClientError(await pia.post('/api/import', latin1(JSON.stringify(document))), 400, refused);
+    assert.deepEqual((await pia.get('/api/goals')).body, []);
+    // The same text as UTF-8 is taken whole.
+    assert.equal((await pia.post('/api/goals', Buffer.from(JSON.stringify({ name: 'Pompöki' })))).body.name, 'Pompöki');
+  });
+
   it('an empty body labelled JSON counts as no body: refused where a body is needed, fine for logout', async () => {
     for (const payload of ['', '  \n']) {
       assertClientError(await guest.post('/api/login', payload), 400, {
@@ -173,8 +187,16 @@ describe('bad input never reaches a 500', () => {
 
   it('a goal body over 1 MiB: 413 body_too_large', async () => {
     const big = JSON.stringify({ name: 'x', padding: 'x'.repeat(BODY_LIMIT_BYTES) });
-    assertClientError(await anna.post('/api/goals', big), 413, { code: 'body_too_large' });
-    assertClientError(await anna.patch('/api/goals/1', big), 413, { code: 'body_too_large' });
+    // The answer names the route's limit (decision 0187).
+    const tooLarge = {
+      error: `Request body is larger than the ${BODY_LIMIT_BYTES} bytes this route takes`,
+      code: 'body_too_large',
+      max_bytes: BODY_LIMIT_BYTES,
+    };
+    for (const answer of [await anna.post('/api/goals', big), await anna.patch('/api/goals/1', big)]) {
+      assert.equal(answer.status, 413);
+      assert.deepEqual(answer.body, tooLarge);
+    }
   });
 
   it('a malformed URL: 400 bad_request in the same shape', async () => {

@@ -32,12 +32,14 @@ describe('per-route body limits (issue 13 point 5)', () => {
       const over = await client.request(method, url, bodyOfSize(fields, SMALL_BODY_LIMIT_BYTES + 1));
       assert.equal(over.status, 413, `${method} ${url}: ${over.text}`);
       assert.equal(over.body.code, 'body_too_large');
+      assert.equal(over.body.max_bytes, SMALL_BODY_LIMIT_BYTES, `${method} ${url} names its limit`);
       const at = await client.request(method, url, bodyOfSize(fields, SMALL_BODY_LIMIT_BYTES));
       assert.notEqual(at.status, 413, `${method} ${url} at the limit`);
     }
     // Nested arrays, the costly shape to parse, are cut off as early.
     const nested = await guest.request('POST', '/api/logout', `${'['.repeat(20_000)}${']'.repeat(20_000)}`);
     assert.equal(nested.status, 413);
+    assert.equal(nested.body.max_bytes, SMALL_BODY_LIMIT_BYTES);
   });
 
   it('the goal routes that carry whole `sets` objects still take bodies above 16 KiB', async (t) => {
