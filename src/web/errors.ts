@@ -13,14 +13,13 @@ import type { TextKey } from './i18n/types.js';
 
 /**
  * A problem the form found before asking the server: the field it concerns, the code the server would send, and a
- * text of its own where the code's would say too little (an export from a newer Steady is `invalid_import` too). A
- * text a lazy page keeps in its own chunk comes as a function, called when shown so it follows a language switch.
+ * text of its own where the code's would say too little (an export from a newer Steady is `invalid_import` too).
  */
 export class FieldProblem extends Error {
   constructor(
     readonly field: string,
     readonly code: ErrorCode,
-    readonly text?: TextKey | (() => string),
+    readonly text?: TextKey,
   ) {
     super(code);
     this.name = 'FieldProblem';
@@ -57,10 +56,7 @@ export const LIMIT_VARS = {
  * refused), else `error.<code>`.
  */
 export function errorText(error: unknown): string {
-  if (error instanceof FieldProblem) {
-    const { text } = error;
-    return text ? (typeof text === 'string' ? t(text) : text()) : codeText(error.code, error.field);
-  }
+  if (error instanceof FieldProblem) return error.text ? t(error.text) : codeText(error.code, error.field);
   if (!(error instanceof ApiError)) return t('error.unknown');
   if (error.code === 'too_many_attempts') return tp('error.too_many_attempts', error.retryAfter ?? 60);
   // Steady's 413 names the route's limit (decision 0187); a proxy's does not, and keeps the general text.

@@ -1,34 +1,6 @@
 import { EXPORT_FORMAT, EXPORT_VERSION } from '../common/contract/export-identity.js';
-import type { Locale } from '../common/locales.js';
 import { goalFieldLabel, isGoalField } from './goal-fields.js';
-import { t, uiLocale } from './i18n/index.js';
-
-/**
- * Refusals of a chosen file that only the import says, here in the Settings chunk rather than in the i18n tables the
- * start loads: few people ever read them, and the start's JavaScript has a budget (decision 0188).
- */
-export const IMPORT_FILE_TEXTS = {
-  en: {
-    empty: 'This file is empty.',
-    notUtf8:
-      'This file is not saved as UTF-8, as Steady writes its exports, so some of its characters cannot be read. Save it as UTF-8 and choose it again.',
-  },
-  de: {
-    empty: 'Diese Datei ist leer.',
-    notUtf8:
-      'Diese Datei ist nicht als UTF-8 gespeichert, wie Steady seine Exporte schreibt, daher lassen sich manche Zeichen nicht lesen. Speichere sie als UTF-8 und wähle sie erneut.',
-  },
-  pl: {
-    empty: 'Ten plik jest pusty.',
-    notUtf8:
-      'Ten plik nie jest zapisany w UTF-8, jak Steady zapisuje eksporty, więc części znaków nie da się odczytać. Wystarczy zapisać go w UTF-8 i wybrać ponownie.',
-  },
-} satisfies Record<Locale, Record<string, string>>;
-
-/** One of the texts above in the language shown now. */
-export function importFileText(key: keyof (typeof IMPORT_FILE_TEXTS)['en']): string {
-  return IMPORT_FILE_TEXTS[uiLocale()][key];
-}
+import { t } from './i18n/index.js';
 
 /**
  * A chosen file's text, or null when it is not UTF-8 (a Steady export an editor saved as Latin-1): read with

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { ApiError } from '../../src/web/api.js';
 import { errorText, FieldProblem, showError } from '../../src/web/errors.js';
-import { setUiLocale } from '../../src/web/i18n/index.js';
+import { addTexts, setUiLocale } from '../../src/web/i18n/index.js';
+import { SETTINGS_TEXTS } from '../../src/web/i18n/settings/index.js';
 import {
   fileText,
-  importFileText,
   importPlace,
   importPlaceText,
   isNewerExport,
@@ -13,6 +13,8 @@ import {
   unreadableFileCode,
 } from '../../src/web/import-place.js';
 
+// The import's texts come with the Settings page (decision 0192).
+addTexts(SETTINGS_TEXTS);
 afterEach(() => setUiLocale('en'));
 
 const GOAL_FORM = ['name', 'unit', 'daily', 'days', 'start'];
@@ -174,8 +176,8 @@ test('a file that is no UTF-8 is refused, not read with U+FFFD; a character cut 
 });
 
 test('an empty file and one that is no UTF-8 are told so in three languages', () => {
-  const empty = new FieldProblem('import-file', 'invalid_import', () => importFileText('empty'));
-  const notUtf8 = new FieldProblem('import-file', 'invalid_json', () => importFileText('notUtf8'));
+  const empty = new FieldProblem('import-file', 'invalid_import', 'settings.importEmpty');
+  const notUtf8 = new FieldProblem('import-file', 'invalid_json', 'settings.importNotUtf8');
   const said = () => [errorText(empty), errorText(notUtf8)];
   assert.deepEqual(said(), [
     'This file is empty.',

@@ -5,8 +5,11 @@ import { test } from 'node:test';
 import { ERROR_CODES } from '../../src/common/contract/error-codes.js';
 import { LOCALES } from '../../src/common/locales.js';
 import { preferredLocale } from '../../src/common/locales.js';
-import { formatNumber, MESSAGES, setUiLocale, t, tp } from '../../src/web/i18n/index.js';
-import { IMPORT_FILE_TEXTS } from '../../src/web/import-place.js';
+import { addTexts, formatNumber, MESSAGES, setUiLocale, t, tp } from '../../src/web/i18n/index.js';
+import { SETTINGS_TEXTS } from '../../src/web/i18n/settings/index.js';
+
+// Every check below covers the texts lazy pages add as well (decision 0192).
+addTexts(SETTINGS_TEXTS);
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const en = MESSAGES.en;
@@ -136,10 +139,8 @@ test('every error code the server source uses is in the contract (HttpError only
 
 /** Every Polish text, plural forms one by one, with its key. */
 function polishTexts(): Array<[string, string]> {
-  // The import's file refusals live in the Settings chunk, not in MESSAGES (decision 0188).
-  return [...Object.entries(MESSAGES.pl), ...Object.entries(IMPORT_FILE_TEXTS.pl)].flatMap(
-    ([key, value]): Array<[string, string]> =>
-      typeof value === 'string' ? [[key, value]] : Object.values(value).map((form): [string, string] => [key, form]),
+  return Object.entries(MESSAGES.pl).flatMap(([key, value]): Array<[string, string]> =>
+    typeof value === 'string' ? [[key, value]] : Object.values(value).map((form): [string, string] => [key, form]),
   );
 }
 

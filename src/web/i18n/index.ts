@@ -8,9 +8,18 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../common/locales.js';
 import { de } from './de.js';
 import { en } from './en.js';
 import { pl } from './pl.js';
-import type { Messages, PluralForms, PluralKey, TextKey } from './types.js';
+import type { AllMessages, PluralForms, PluralKey, TextKey } from './types.js';
 
-export const MESSAGES: Record<Locale, Messages> = { de, en, pl };
+/**
+ * Every language's texts. The start brings its own; a lazy page adds its texts (`addTexts`) when its chunk loads,
+ * before it shows anything, so only those pages may use them (decision 0192).
+ */
+export const MESSAGES = { de: { ...de }, en: { ...en }, pl: { ...pl } } as Record<Locale, AllMessages>;
+
+/** Adds a lazy page's texts of every language. */
+export function addTexts(texts: Record<Locale, Partial<AllMessages>>): void {
+  for (const locale of LOCALES) Object.assign(MESSAGES[locale], texts[locale]);
+}
 
 let current: Locale = DEFAULT_LOCALE;
 let plurals = new Intl.PluralRules(current);

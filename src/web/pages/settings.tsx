@@ -12,7 +12,6 @@ import { TimeZoneSetting } from '../components/TimeZoneSetting.js';
 import { useApp } from '../context.js';
 import {
   fileText,
-  importFileText,
   type ImportPlace,
   importPlace,
   importPlaceText,
@@ -21,9 +20,12 @@ import {
   unreadableFileCode,
 } from '../import-place.js';
 import { checkLength } from '../errors.js';
-import { t, tp } from '../i18n/index.js';
+import { addTexts, t, tp } from '../i18n/index.js';
+import { SETTINGS_TEXTS } from '../i18n/settings/index.js';
 import { useLostTry } from '../lost-try.js';
 import { useSubmit } from '../use-submit.js';
+
+addTexts(SETTINGS_TEXTS);
 
 export function SettingsPage() {
   const app = useApp();
@@ -198,9 +200,9 @@ function ImportForm() {
     // Refused unread: the server would take the whole upload before refusing it (decision 0179).
     if (file.size > IMPORT_BODY_LIMIT_BYTES) throw new FieldProblem(IMPORT_FILE, 'body_too_large');
     const text = fileText(new Uint8Array(await file.arrayBuffer()));
-    if (text === null) throw new FieldProblem(IMPORT_FILE, 'invalid_json', () => importFileText('notUtf8'));
+    if (text === null) throw new FieldProblem(IMPORT_FILE, 'invalid_json', 'settings.importNotUtf8');
     // Not "no Steady export": an empty file (a download that never started, a file saved empty) says so.
-    if (text.trim() === '') throw new FieldProblem(IMPORT_FILE, 'invalid_import', () => importFileText('empty'));
+    if (text.trim() === '') throw new FieldProblem(IMPORT_FILE, 'invalid_import', 'settings.importEmpty');
     let document: unknown;
     try {
       document = JSON.parse(text);
