@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { GOAL_LIMITS } from '../../src/common/goal.js';
+import { addDays } from '../../src/common/progress.js';
 import { chromiumAvailable, cliInvite, loseFirstAnswer, serverAndBrowser } from './support.js';
 
 const PASSWORD = 'my data is mine 1';
@@ -197,7 +199,24 @@ test(
             `The first value that is not valid belongs to goal 1 in the file (“${exported.goals[0].name}”), day 2024-02-30.`,
           )
           .waitFor();
-        assert.equal(imports.length, 1);
+
+        // A goal above one goal's cap: the server names it (goal_too_large with its field), and the app says so in
+        // words that fit an import, not the logging's "to store more".
+        const full: Record<string, number[]> = {};
+        for (let day = 0; day < GOAL_LIMITS.setsDatesMax; day++)
+          full[addDays('2020-01-01', day)] = [123456.789, 987654.321];
+        await choose('full.json', JSON.stringify({ ...exported, goals: [{ ...exported.goals[0], sets: full }] }));
+        await submit();
+        await form
+          .getByRole('alert')
+          .getByText(/^This goal has more logged amounts than Steady keeps for one goal\.$/)
+          .waitFor();
+        await form
+          .getByText(
+            `The first value that is not valid belongs to goal 1 in the file (“${exported.goals[0].name}”), field “Logged amounts”.`,
+          )
+          .waitFor();
+        assert.equal(imports.length, 2);
         page.off('request', countImports);
 
         // A reverse proxy's own, smaller limit answers 413 in HTML: too much, without naming Steady's 20 MB, which

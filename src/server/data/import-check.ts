@@ -1,6 +1,7 @@
 import type { NewGoal } from '../goals/validation.js';
 import { checkedGoalChanges, SetsRefusal } from '../goals/validation.js';
 import { parseStart } from '../goals/start.js';
+import { setsSize, setsSizeRefusal } from '../goals/serialize.js';
 import { HttpError } from '../http/errors.js';
 import { EXPORT_FORMAT, EXPORT_POSITION_MAX, EXPORT_VERSION } from '../../common/contract/export-format.js';
 import { isReminderChannel, isReminderTime, REMINDER_REFUSALS, type ReminderChannel } from '../../common/reminders.js';
@@ -79,6 +80,11 @@ function checkedGoal(path: string, raw: unknown): ImportedGoal {
       if (error instanceof HttpError) throw new ImportProblem(`${path}.${field}`, error.message);
       throw error;
     }
+  }
+  // Checked here, not first when stored: the answer then names the goal (its code stays the API's).
+  const tooLarge = setsSizeRefusal(setsSize(fields.sets!));
+  if (tooLarge) {
+    throw new HttpError(400, tooLarge.code, `${path}.sets: ${tooLarge.message}`, { field: `${path}.sets` });
   }
   return {
     ...(fields as Omit<NewGoal, 'start'>),

@@ -186,6 +186,9 @@ const IMPORT_FILE = 'import-file';
  * archive and reminders. A refused document names the path of its first bad value, so it can be found in a big file.
  * What the app can tell without the server (too large, no JSON, no export, a newer version) it says unsent.
  */
+/** The refusals of an import whose `field` is a place in the document (decision 0193). */
+const IMPORT_REFUSALS_WITH_A_PLACE = new Set<string>(['invalid_import', 'goal_too_large']);
+
 function ImportForm() {
   const app = useApp();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -225,8 +228,11 @@ function ImportForm() {
       if (failure instanceof ApiError && failure.code === 'body_too_large' && failure.maxBytes !== null) {
         throw new FieldProblem(IMPORT_FILE, 'body_too_large');
       }
-      if (failure instanceof ApiError && failure.code === 'invalid_import' && failure.field) {
+      if (failure instanceof ApiError && IMPORT_REFUSALS_WITH_A_PLACE.has(failure.code) && failure.field) {
         setBadValueAt(importPlace(failure.field, document, failure.key));
+        // Not the logging's "too many entries to store more": nothing of this goal is stored yet.
+        if (failure.code === 'goal_too_large')
+          throw new FieldProblem(failure.field, failure.code, 'settings.importTooLarge');
       }
       throw failure;
     }

@@ -359,6 +359,22 @@ test('/api/import takes documents above 1 MB up to 20 MB; the goal routes keep 1
   assert.equal((await emil.get('/api/goals')).body.length, 40);
 });
 
+test("a goal whose amounts are above one goal's cap imports nothing and is named: 400 goal_too_large with its field", async () => {
+  const fay = await newUser();
+  const sets: Record<string, number[]> = {};
+  for (let day = 0; day < GOAL_LIMITS.setsDatesMax; day++) sets[addDays('2020-01-01', day)] = [123456.789, 987654.321];
+  const goal = { name: 'A', unit: 'x', daily: 1, days: 30, start: '2026-01-15 09:00:00', sets: {} };
+  const refused = await fay.post('/api/import', {
+    format: 'steady-export',
+    version: 1,
+    goals: [goal, { ...goal, name: 'Full', sets }],
+  });
+  assert.equal(refused.status, 400, refused.text);
+  assert.equal(refused.body.code, 'goal_too_large');
+  assert.equal(refused.body.field, 'goals[1].sets');
+  assert.deepEqual((await fay.get('/api/goals')).body, []);
+});
+
 test('an import that would take the account past the goal cap imports nothing (400 too_many_goals)', async () => {
   const erin = await newUser();
   await erin.post('/api/goals', { name: 'Kept' });

@@ -28,6 +28,7 @@ export const settingsDe: SettingsMessages = {
     'Der erste ungültige Wert gehört zum {number}. Ziel der Datei („{name}“), Feld „{field}“.',
   'settings.importWhereDay': 'Der erste ungültige Wert gehört zum {number}. Ziel der Datei („{name}“), Tag {date}.',
   'settings.importSets': 'Eingetragene Mengen',
+  'settings.importTooLarge': 'Dieses Ziel hat mehr eingetragene Mengen, als Steady für ein Ziel speichert.',
   'settings.importNewer': 'Diese Datei stammt aus einer neueren Steady-Version.',
   'settings.delete': 'Konto löschen',
   'settings.deleteWarning':

@@ -30,6 +30,7 @@ export const settingsEn = {
   'settings.importWhereDay':
     'The first value that is not valid belongs to goal {number} in the file (“{name}”), day {date}.',
   'settings.importSets': 'Logged amounts',
+  'settings.importTooLarge': 'This goal has more logged amounts than Steady keeps for one goal.',
   'settings.importNewer': 'This file comes from a newer version of Steady.',
   'settings.delete': 'Delete account',
   'settings.deleteWarning':

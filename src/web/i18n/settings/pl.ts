@@ -34,6 +34,7 @@ export const settingsPl: SettingsMessages = {
   'settings.importWhereDay':
     'Pierwsza nieprawidłowa wartość należy do celu nr {number} w pliku („{name}”), dzień {date}.',
   'settings.importSets': 'Zapisane ilości',
+  'settings.importTooLarge': 'Ten cel ma więcej zapisanych ilości, niż Steady przechowuje dla jednego celu.',
   'settings.importNewer': 'Ten plik pochodzi z nowszej wersji Steady.',
   'settings.delete': 'Usuń konto',
   'settings.deleteWarning':
