@@ -57,6 +57,11 @@ export const DATABASE_TIMEOUTS = {
   sqliteBusyMs: 1_500,
   /** What a `patient` handle (migrations) waits for a connection or SQLite's lock. */
   patientMs: 30_000,
+  /**
+   * A PostgreSQL connection this long without a packet gets TCP keep-alive probes; Node sends ten, a second apart, so
+   * a dead peer fails the connection 10 s later (without it: 2 h 11 min by Linux's defaults; decision 0184).
+   */
+  keepAliveIdleMs: 30_000,
 };
 
 export interface OpenOptions {
@@ -108,8 +113,10 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
         statement_timeout: DATABASE_TIMEOUTS.statementMs,
         query_timeout: DATABASE_TIMEOUTS.queryMs,
       }),
-      // A dead peer is noticed by the operating system even while no query runs.
+      // A peer gone silently (host down, network cut, no reset) is noticed by the operating system while a
+      // connection waits for an answer with no deadline of ours (the patient handle's migrations, decision 0184).
       keepAlive: true,
+      keepAliveInitialDelayMillis: DATABASE_TIMEOUTS.keepAliveIdleMs,
     });
     const onError = options.onConnectionError ?? (() => {});
     // Idle connections report here; pg-pool removes them itself.
