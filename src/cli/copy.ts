@@ -12,7 +12,8 @@ import {
 import type { DialectName } from '../server/db/dialect.js';
 import { migrateToLatest } from '../server/db/migrate.js';
 import { openDatabase } from '../server/db/open.js';
-import { databaseAddress, unreachableDatabase, usageError, type Work } from './work.js';
+import { databaseAddress, unreachableDatabase } from '../server/db/unreachable.js';
+import { usageError, type Work } from './work.js';
 
 /** Each table's name and the rows read of it from the source. */
 type Copied = Array<[string, number]>;

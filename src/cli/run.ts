@@ -13,7 +13,7 @@ import { openServices, type Services } from '../server/services.js';
 import { backupCommand } from './backup.js';
 import { copyCommand } from './copy.js';
 import { resetLinkCommand } from './reset-link.js';
-import { type CliOutput, unreachableDatabase, type Work } from './work.js';
+import { type CliOutput, type Work } from './work.js';
 
 export const USAGE = `Usage: steady <command> [options]
 
@@ -71,11 +71,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliOutp
   let services: Services | undefined;
   try {
     // The commands send no mail, and stdout is the operator's: the outbox mailer's log stays silent.
-    services = await openServices(config, { clock: systemClock, log: pino({ level: 'silent' }) }).catch(
-      (error: unknown) => {
-        throw unreachableDatabase(config.database, 'DATABASE_URL', error);
-      },
-    );
+    services = await openServices(config, { clock: systemClock, log: pino({ level: 'silent' }) });
     await work({ deps: await withServedBaseUrl(services.deps, env), applied: services.applied, io });
     return 0;
   } catch (error) {

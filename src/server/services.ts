@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import type { Config, DatabaseConfig } from './config.js';
 import { migrateIfPending } from './db/migrate.js';
 import { type OpenOptions, openDatabase } from './db/open.js';
+import { unreachableDatabase } from './db/unreachable.js';
 import type { AppDeps } from './deps.js';
 import { createMailer } from './mail/transport.js';
 import { countingMailer, createMetrics } from './ops/metrics.js';
@@ -33,7 +34,15 @@ export interface Services {
  * The one wiring of the outside world that the server, the CLI, the tests and the bench all run: open and
  * migrate the database, load (or create) the secret key, pick the mailer from the configuration, make the push sender.
  */
-export async function openServices(config: Config, options: ServiceOptions): Promise<Services> {
+export function openServices(config: Config, options: ServiceOptions): Promise<Services> {
+  // What the server's start and every `steady` command say when the database cannot be reached: pg's words alone
+  // ("Query read timeout") name neither the database nor the setting to check.
+  return wireServices(config, options).catch((error: unknown) => {
+    throw unreachableDatabase(config.database, 'DATABASE_URL', error);
+  });
+}
+
+async function wireServices(config: Config, options: ServiceOptions): Promise<Services> {
   makeConfiguredFolder('DATA_DIR', config.dataDir, dataDirHint(config));
   const { database, applied } = await openMigrated(config.database, {
     onConnectionError: (error) =>

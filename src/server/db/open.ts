@@ -43,7 +43,8 @@ export interface PoolStats {
 export const DATABASE_TIMEOUTS = {
   /**
    * Opening one PostgreSQL connection: an unreachable server fails within this, and so does every request waiting
-   * for a connection at the time.
+   * for a connection at the time. Counted again from where the timer ran late, in a process too busy to run it in
+   * time (decision 0183).
    */
   connectMs: 1_000,
   /** After a failed connection attempt, new requests fail at once for this long instead of each trying again. */
@@ -56,6 +57,11 @@ export const DATABASE_TIMEOUTS = {
   sqliteBusyMs: 1_500,
   /** What a `patient` handle (migrations) waits for a connection or SQLite's lock. */
   patientMs: 30_000,
+  /**
+   * A PostgreSQL connection this long without a packet gets TCP keep-alive probes; Node sends ten, a second apart, so
+   * a dead peer fails the connection 10 s later (without it: 2 h 11 min by Linux's defaults; decision 0184).
+   */
+  keepAliveIdleMs: 30_000,
 };
 
 export interface OpenOptions {
@@ -107,8 +113,10 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
         statement_timeout: DATABASE_TIMEOUTS.statementMs,
         query_timeout: DATABASE_TIMEOUTS.queryMs,
       }),
-      // A dead peer is noticed by the operating system even while no query runs.
+      // A peer gone silently (host down, network cut, no reset) is noticed by the operating system while a
+      // connection waits for an answer with no deadline of ours (the patient handle's migrations, decision 0184).
       keepAlive: true,
+      keepAliveInitialDelayMillis: DATABASE_TIMEOUTS.keepAliveIdleMs,
     });
     const onError = options.onConnectionError ?? (() => {});
     // Idle connections report here; pg-pool removes them itself.
@@ -190,13 +198,61 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   };
 }
 
-/** pg's client, giving up connecting after `timeoutMs` (pg-pool would apply its own wait deadline instead). */
+/**
+ * pg's client, giving up connecting after `timeoutMs` (pg-pool would apply its own wait deadline instead). The deadline
+ * is pg's `connectionTimeoutMillis` but for one thing: a deadline whose timer runs late (`connectDeadline`) starts
+ * again instead of ending the attempt, since an event loop that ran nothing for a while did not read the socket either
+ * (decision 0183). pg's words stay ("timeout expired"), which `isDatabaseUnavailable` and the CLI know.
+ */
 function clientWithConnectTimeout(pg: typeof import('pg').default, timeoutMs: number): typeof pg.Client {
   return class extends pg.Client {
     constructor(config: pg.ClientConfig = {}) {
-      super({ ...config, connectionTimeoutMillis: timeoutMs });
+      super({ ...config, connectionTimeoutMillis: 0 });
+    }
+
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (error: Error) => void): void;
+    override connect(callback?: (error: Error) => void): Promise<pg.Client> | void {
+      // What pg's own timer does, but for `_ending`, which only hushes ECONNRESET and EPIPE after this error.
+      const stop = connectDeadline(timeoutMs, () => this.connection.stream.destroy(new Error('timeout expired')));
+      if (callback) {
+        super.connect((error: Error) => {
+          stop();
+          callback(error);
+        });
+        return;
+      }
+      const connecting = super.connect();
+      connecting.then(stop, stop);
+      return connecting;
     }
   };
+}
+
+/**
+ * A timer this much late or more means the event loop ran nothing else meanwhile: a busy wait, a long garbage
+ * collection, a process the operating system left without a CPU. Measured (decision 0183): 0-2 ms on an idle machine
+ * and up to 40 ms with six to eight busy processes on two cores, in a crowd of requests against a silent host; 2.4 s and
+ * 4.4 s in a newly started server under that load.
+ */
+const LATE_TIMER_MS = 100;
+
+/**
+ * Calls `expire` after `ms`, unless the timer runs `LATE_TIMER_MS` or more late: then the socket may have had its
+ * answer waiting, unread, since before the deadline, and an answer left unread is no evidence the database is
+ * gone (which fails every waiting request, decision 0153). The deadline then starts again, the loop free once more.
+ * Returns the function that stops it.
+ */
+function connectDeadline(ms: number, expire: () => void): () => void {
+  let timer: NodeJS.Timeout;
+  const arm = () => {
+    const due = performance.now() + ms;
+    timer = setTimeout(() => (performance.now() - due >= LATE_TIMER_MS ? arm() : expire()), ms);
+    // As pg's: an attempt under way does not keep a process alive that has nothing else to do.
+    timer.unref();
+  };
+  arm();
+  return () => clearTimeout(timer);
 }
 
 /**

@@ -3,13 +3,17 @@
  * given up costs pg-pool nothing (decision 0174). The outage itself
  * is tested against a real PostgreSQL behind a gate (test/server/ops/database-outage.test.ts); a server that
  * refuses one connection with a SQLSTATE (53300 too many clients) cannot be made here without a second role, so
- * this drives the checkout with a pool whose attempts the test settles.
+ * most tests here drive the checkout with a pool whose attempts the test settles. A process too starved to read its
+ * socket before the connect deadline (decision 0183) is made with a busy wait against the real local PostgreSQL.
  */
 import assert from 'node:assert/strict';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { test } from 'node:test';
+import { sql } from 'kysely';
 import type pg from 'pg';
-import { DEFAULT_POOL_SIZE } from '../../../src/server/config.js';
-import { outageAwareCheckout } from '../../../src/server/db/open.js';
+import { DEFAULT_POOL_SIZE, parseDatabaseUrl } from '../../../src/server/config.js';
+import { DATABASE_TIMEOUTS, openDatabase, outageAwareCheckout } from '../../../src/server/db/open.js';
+import { createTestDatabase } from '../../support/database.js';
 
 /** A pool whose `connect` calls wait until the test settles them, in order. */
 function scriptedPool() {
@@ -94,4 +98,24 @@ test('a busy pool hands each released connection to the next request in our queu
   attempts[2]!.resolve(client(released, 'third'));
   (await third).release();
   assert.equal(checkout.waiting(), 0);
+});
+
+test('an event loop blocked past the connect deadline is no evidence of a dead server: the waiting requests are served', async () => {
+  const database = await createTestDatabase('postgres');
+  const handle = await openDatabase(parseDatabaseUrl(database.url));
+  try {
+    // More requests than the pool has places, on a pool with no connection yet: each place makes an attempt.
+    const answers = Array.from({ length: 2 * DEFAULT_POOL_SIZE }, () => settled(sql`select 1`.execute(handle.db)));
+    await nextTurn();
+    assert.equal(handle.poolStats()!.total, DEFAULT_POOL_SIZE, 'the attempts have begun');
+    // What a process starved of CPU (or busy with its own start) does to them: the deadline passes while nothing,
+    // not the socket either, gets to run. The timer then runs first, before the answers already waiting are read.
+    const blockedUntil = performance.now() + DATABASE_TIMEOUTS.connectMs + 500;
+    while (performance.now() < blockedUntil);
+    assert.deepEqual(await Promise.all(answers), Array(2 * DEFAULT_POOL_SIZE).fill('connected'));
+  } finally {
+    // Closed before the drop, which would otherwise wait for the pool's connections to go.
+    await handle.close();
+    await database.drop();
+  }
 });

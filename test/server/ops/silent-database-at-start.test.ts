@@ -32,6 +32,8 @@ async function databaseGoingSilent(t: TestContext) {
   const gate = await startTcpGate(target.hostname, Number(target.port || 5432));
   const gated = new URL(database.url);
   gated.port = String(gate.port);
+  // Never asked for (trust authentication), and never to be shown.
+  gated.password = 'secret-password';
   const holder = new pg.Client({ connectionString: database.url });
   await holder.connect();
   t.after(async () => {
@@ -90,6 +92,10 @@ test(
     clearTimeout(timer);
     assert.equal(code, 1, `the server's stderr: ${server.errors()}`);
     await database.silenced;
-    assert.equal(server.errors(), 'steady: failed to start: Query read timeout\n');
+    // The same words as the CLI's (before: "Query read timeout", naming neither the database nor the setting).
+    assert.equal(
+      server.errors(),
+      `steady: failed to start: the database at ${database.address} did not answer (DATABASE_URL)\n`,
+    );
   },
 );
