@@ -238,16 +238,25 @@ function clientWithConnectTimeout(pg: typeof import('pg').default, timeoutMs: nu
 const LATE_TIMER_MS = 100;
 
 /**
+ * However late its timers run, an attempt ends at the last of this many deadlines: against a silent host, a load that
+ * never lets up must not keep the waiting requests forever.
+ */
+const MOST_DEADLINES = 5;
+
+/**
  * Calls `expire` after `ms`, unless the timer runs `LATE_TIMER_MS` or more late: then the socket may have had its
  * answer waiting, unread, since before the deadline, and an answer left unread is no evidence the database is
- * gone (which fails every waiting request, decision 0153). The deadline then starts again, the loop free once more.
- * Returns the function that stops it.
+ * gone (which fails every waiting request, decision 0153). The deadline then starts again, the loop free once more,
+ * up to MOST_DEADLINES times. Returns the function that stops it.
  */
 function connectDeadline(ms: number, expire: () => void): () => void {
   let timer: NodeJS.Timeout;
+  let deadlines = 0;
   const arm = () => {
     const due = performance.now() + ms;
-    timer = setTimeout(() => (performance.now() - due >= LATE_TIMER_MS ? arm() : expire()), ms);
+    deadlines++;
+    const startsAgain = () => performance.now() - due >= LATE_TIMER_MS && deadlines < MOST_DEADLINES;
+    timer = setTimeout(() => (startsAgain() ? arm() : expire()), ms);
     // As pg's: an attempt under way does not keep a process alive that has nothing else to do.
     timer.unref();
   };
