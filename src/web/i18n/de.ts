@@ -166,6 +166,7 @@ export const de: Messages = {
   'goalForm.days': 'Anzahl der Tage',
   'goalForm.start': 'Startdatum',
   'goalForm.startFixed': 'Das Startdatum lässt sich nicht ändern.',
+  'goalForm.changedElsewhere': 'Inzwischen auf einem anderen Gerät geändert: {value}',
   'goalForm.create': 'Ziel anlegen',
   'goalForm.save': 'Änderungen speichern',
 

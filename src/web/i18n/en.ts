@@ -163,6 +163,7 @@ export const en = {
   'goalForm.days': 'Number of days',
   'goalForm.start': 'Start date',
   'goalForm.startFixed': 'The start date cannot be changed.',
+  'goalForm.changedElsewhere': 'Changed on another device meanwhile: {value}',
   'goalForm.create': 'Create goal',
   'goalForm.save': 'Save changes',
 

@@ -186,6 +186,7 @@ export const pl: Messages = {
   'goalForm.days': 'Liczba dni',
   'goalForm.start': 'Data rozpoczęcia',
   'goalForm.startFixed': 'Daty rozpoczęcia nie można zmienić.',
+  'goalForm.changedElsewhere': 'W międzyczasie zmieniono na innym urządzeniu: {value}',
   'goalForm.create': 'Utwórz cel',
   'goalForm.save': 'Zapisz zmiany',
 

@@ -1,13 +1,13 @@
 import { GOAL_DEFAULTS, isDailyTarget, isDateKey, isDayCount } from '../../common/goal.js';
 import { LIMITS } from '../../common/limits.js';
 import { localDateKey, startDateKey } from '../../common/progress.js';
-import { useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { api, type Goal, type GoalFields, type GoalInput } from '../api.js';
 import { Field, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
 import { checkLength, FieldProblem } from '../errors.js';
-import { GOAL_FIELDS, goalFieldLabel } from '../goal-fields.js';
+import { GOAL_FIELDS, type GoalField, goalFieldLabel } from '../goal-fields.js';
 import { formatForInput, parseDecimal, t, uiLocale } from '../i18n/index.js';
 import { suggestedUnits } from '../../common/units.js';
 import { href, navigate } from '../router.js';
@@ -21,22 +21,27 @@ export function NewGoalPage() {
 }
 
 export function EditGoalPage({ id }: { id: string }) {
+  // The store's copy may be a minute old (REFRESH_MS): the fields a person leaves as they are follow the answer.
+  const { reloadGoals } = useApp();
+  useEffect(() => void reloadGoals(), [reloadGoals]);
   return <GoalLoaded id={id}>{(goal) => <GoalForm goal={goal} />}</GoalLoaded>;
 }
 
 /** Creates a goal (the start is the user's local date) or edits one (the start cannot change). */
 function GoalForm({ goal }: { goal: Goal | null }) {
   const app = useApp();
-  const [opened] = useState(() => ({
-    name: goal?.name ?? '',
-    // A counted unit of the user's language (decision 0096); the API's own default, `Stück`, is for API clients.
-    unit: goal?.unit ?? suggestedUnits(uiLocale())[0]!,
-    daily: formatForInput(goal?.daily ?? 10),
-    days: String(goal?.days ?? GOAL_DEFAULTS.days),
-    start: goal ? startDateKey(goal) : localDateKey(new Date()),
-  }));
-  const { values, setter } = useFields(() => opened);
+  // A goal that changes on another device while the form is open brings its new texts into the untouched fields.
+  const latest = useMemo(() => formTexts(goal), [goal]);
+  const { values, setter, changed, changedElsewhere } = useFields(latest);
   const { name, unit, daily, days, start } = values;
+  // Set once the server took this form's edit: the goal changed by it is not another device's change ("9.0" saved
+  // reads "9"), and the form is being left.
+  const saved = useRef(false);
+  /** The field's hint, or what another device made of a field changed here too (decision 0186). */
+  const hint = (field: GoalField, usual?: string) => {
+    const there = saved.current ? undefined : changedElsewhere(field);
+    return there === undefined ? usual : t('goalForm.changedElsewhere', { value: there });
+  };
   // A creation retried after a lost answer makes one goal, not two (decision 0130).
   const createKey = useRetryKey();
 
@@ -52,9 +57,10 @@ function GoalForm({ goal }: { goal: Goal | null }) {
     if (goal) {
       // Only the fields changed here: another device may have changed the others since this form opened.
       const edits: GoalFields = Object.fromEntries(
-        Object.entries(input).filter(([key]) => values[key as keyof GoalFields] !== opened[key as keyof GoalFields]),
+        Object.entries(input).filter(([key]) => changed.includes(key as keyof GoalFields)),
       );
       await api.updateGoal(goal.id, edits);
+      saved.current = true;
       app.changeGoal(goal.id, edits);
       void app.reloadGoals();
       app.announce(t('app.saved'));
@@ -80,7 +86,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
         <Field
           id="name"
           label={goalFieldLabel('name')}
-          hint={t('goalForm.nameHint')}
+          hint={hint('name', t('goalForm.nameHint'))}
           required
           limit={LIMITS.goalNameMax}
           value={name}
@@ -96,6 +102,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
             required
             value={daily}
             onValue={setter('daily')}
+            hint={hint('daily')}
             error={form.fieldError('daily')}
           />
           <Field
@@ -106,6 +113,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
             autoComplete="off"
             value={unit}
             onValue={setter('unit')}
+            hint={hint('unit')}
             error={form.fieldError('unit')}
           />
         </div>
@@ -126,6 +134,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
             required
             value={days}
             onValue={setter('days')}
+            hint={hint('days')}
             error={form.fieldError('days')}
           />
           <Field
@@ -146,6 +155,18 @@ function GoalForm({ goal }: { goal: Goal | null }) {
       </form>
     </Page>
   );
+}
+
+/** The form's texts for a goal, or for a new one. */
+function formTexts(goal: Goal | null) {
+  return {
+    name: goal?.name ?? '',
+    // A counted unit of the user's language (decision 0096); the API's own default, `Stück`, is for API clients.
+    unit: goal?.unit ?? suggestedUnits(uiLocale())[0]!,
+    daily: formatForInput(goal?.daily ?? 10),
+    days: String(goal?.days ?? GOAL_DEFAULTS.days),
+    start: goal ? startDateKey(goal) : localDateKey(new Date()),
+  };
 }
 
 /** The server's rules (shared from common/goal.ts), checked first so the message appears without a round trip. */
