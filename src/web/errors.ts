@@ -47,6 +47,7 @@ export interface ShownError {
 export const LIMIT_VARS = {
   ...LIMITS,
   dailyMax: GOAL_LIMITS.dailyMax,
+  amountMax: GOAL_LIMITS.amountAbsMax,
   goalsPerUserMax: GOAL_LIMITS.goalsPerUserMax,
   importMaxMb: IMPORT_MAX_MB,
 };
@@ -56,7 +57,7 @@ export const LIMIT_VARS = {
  * refused), else `error.<code>`.
  */
 export function errorText(error: unknown): string {
-  if (error instanceof FieldProblem) return error.text ? t(error.text) : codeText(error.code, error.field);
+  if (error instanceof FieldProblem) return error.text ? t(error.text, LIMIT_VARS) : codeText(error.code, error.field);
   if (!(error instanceof ApiError)) return t('error.unknown');
   if (error.code === 'too_many_attempts') return tp('error.too_many_attempts', error.retryAfter ?? 60);
   // Steady's 413 names the route's limit (decision 0187); a proxy's does not, and keeps the general text.

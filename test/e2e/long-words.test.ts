@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LIMITS } from '../../src/common/limits.js';
 import { addDays, localDateKey } from '../../src/common/progress.js';
 import {
@@ -386,3 +386,107 @@ test('in German at 360 px and at 200 % text, Today’s upcoming and finished goa
   await assertFits(page, 'de 200 % text Today');
   await context.close();
 });
+
+/**
+ * Every text the page shows and the font size it is drawn at: an SVG text's (a ring's, a chart's) as its picture is
+ * scaled, and a form field's (its typed text and placeholder are no text nodes). Texts inside `leaveOut` are not.
+ */
+function textSizes(page: Page, leaveOut: string): Promise<Array<[string, number]>> {
+  return page.evaluate((leaveOut) => {
+    const elements: Array<[string, Element]> = [];
+    const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      if (text.textContent!.trim() && range.getClientRects().length > 0)
+        elements.push([text.textContent!, text.parentElement!]);
+    }
+    for (const field of document.querySelectorAll('input, select, textarea'))
+      elements.push([`<${field.localName} ${field.id}>`, field]);
+    return elements
+      .filter(([, element]) => !element.closest(leaveOut))
+      .map(([text, element]) => {
+        const scale = element instanceof SVGGraphicsElement ? element.getScreenCTM()!.a : 1;
+        return [text, parseFloat(getComputedStyle(element).fontSize) * scale] as [string, number];
+      });
+  }, leaveOut || ':not(*)');
+}
+
+/**
+ * Sets the browser's default font size to 32 px from 16 (what Chrome's "Font size" setting changes, and what 1rem
+ * and 1em in a media query are; the root element's font size would instead be the page's own choice, and would not
+ * move media queries), and asserts that every text of the page, measured before and after, doubled.
+ */
+async function assertTextDoubles(context: BrowserContext, page: Page, where: string, leaveOut = ''): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  const measure = async (px: number) => {
+    await cdp.send('Page.setFontSizes', { fontSizes: { standard: px } });
+    await settle(page);
+    return textSizes(page, leaveOut);
+  };
+  const normal = await measure(16);
+  const large = await measure(32);
+  await cdp.detach();
+  assert.deepEqual(
+    large.map(([text]) => text),
+    normal.map(([text]) => text),
+    `${where}: the same texts at both sizes`,
+  );
+  const unscaled = large.flatMap(([text, size], index) => {
+    const before = normal[index]![1];
+    return Math.abs(size / before - 2) < 0.01 ? [] : [`"${text.slice(0, 30)}": ${before} -> ${size} px`];
+  });
+  assert.deepEqual(unscaled, [], `${where}: texts that did not double`);
+}
+
+test(
+  'with the browser’s text size at 200 % (its default font size, not a zoom), every text on Today and a goal page doubles, and a 360 px phone in German and Polish holds it',
+  { timeout: 120_000 },
+  async (t) => {
+    if (!chromiumAvailable(t)) return;
+    const { server, browser } = await serverAndBrowser(t);
+    const today = localDateKey(new Date());
+    for (const locale of ['de', 'pl'] as const) {
+      const context = await browser.newContext({ locale, viewport: { width: 360, height: 800 } });
+      const page = await context.newPage();
+      const where = (name: string) => `${locale} 360 px, 200 % text, ${name}`;
+      await page.goto(await cliInvite(server));
+      await registerOnForm(page, `gross-${locale}@example.com`);
+      const name = 'Donaudampfschifffahrtsgesellschaftskapitänsmütze tragen jeden Tag!';
+      const long = {
+        name,
+        unit: 'Kapitänsmützen',
+        daily: 12_345.678,
+        start: addDays(today, -1),
+        sets: { [addDays(today, -1)]: [5000] },
+      };
+      const made = await apiFromPage(page, 'POST', '/api/goals', long);
+      assert.equal(made.status, 200);
+      assert.equal(
+        (await apiFromPage(page, 'POST', '/api/goals', { name: 'Woda', unit: 'l', daily: 0.3 })).status,
+        200,
+      );
+      await page.reload();
+      const rows = page.locator('.today-row');
+      await rows.nth(1).waitFor();
+      await rows.first().locator('button[aria-expanded]').click();
+      // With a toast, which goes after 4 s.
+      await rows.nth(1).locator('.today-log').click();
+      await page.locator('.toast p').waitFor();
+      await assertTextDoubles(context, page, where('Today'));
+      await page.screenshot({ path: `test-results/screenshots/${locale}-font-200-today.png` });
+      await assertAmountsWhole(page, where('Today'));
+      await assertPlaceholdersWhole(page, where('Today'));
+      await assertFits(page, where('Today'));
+
+      await visit(page, `#/goal/${made.body.id}`, 'Donau');
+      await page.locator('.chart-values').waitFor();
+      // A calendar day's number is as large as its cell allows (min(0.8rem, 50cqi)): at 200 % the cell decides.
+      await assertTextDoubles(context, page, where('goal'), '.heatmap');
+      await page.screenshot({ path: `test-results/screenshots/${locale}-font-200-goal.png` });
+      await assertAmountsWhole(page, where('goal'));
+      await assertFits(page, where('goal'));
+      await context.close();
+    }
+  },
+);

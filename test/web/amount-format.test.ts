@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { axisTicks, roundAmount, usualAmount } from '../../src/common/progress.js';
-import { changedText } from '../../src/web/components/amounts.js';
+import { GOAL_LIMITS } from '../../src/common/goal.js';
+import { changedText, parseAmount } from '../../src/web/components/amounts.js';
+import { errorText } from '../../src/web/errors.js';
 import { goalStatusText } from '../../src/web/goal-status.js';
 import { formatForInput, formatNumber, parseDecimal, setUiLocale, t } from '../../src/web/i18n/index.js';
 
@@ -68,4 +70,36 @@ test('an amount finer than the app keeps (only another client stores one) never 
   // In a field it is written out, so an edit that leaves the target alone saves it unchanged.
   assert.equal(formatForInput(1e-7), '0,0000001');
   assert.equal(formatNumber(0), '0');
+});
+
+test("a typed amount that cannot be logged says why: not in digits, over the server's limit, or not above 0", (context) => {
+  context.after(() => setUiLocale('en'));
+  // The tester's "1e6" and "99999999999999999999" were both "Enter an amount greater than zero."
+  const refusals = {
+    de: [
+      'Gib die Menge in Ziffern ein, etwa 2,5.',
+      'Gib eine Menge von höchstens 1.000.000.000 ein.',
+      'Gib eine Menge größer als null ein.',
+    ],
+    en: [
+      'Enter the amount in digits, such as 2.5.',
+      'Enter an amount of at most 1,000,000,000.',
+      'Enter an amount greater than zero.',
+    ],
+    pl: [
+      'Podaj ilość cyframi, np. 2,5.',
+      'Podaj ilość nie większą niż 1\u00a0000\u00a0000\u00a0000.',
+      'Podaj ilość większą od zera.',
+    ],
+  };
+  for (const [locale, [digits, tooLarge, notPositive]] of Object.entries(refusals)) {
+    setUiLocale(locale as keyof typeof refusals);
+    const why = (raw: string) => errorText(parseAmount(raw));
+    for (const raw of ['1e6', 'abc', '', '2,5,5']) assert.equal(why(raw), digits, `${locale} ${raw}`);
+    for (const raw of ['99999999999999999999', '1000000001']) assert.equal(why(raw), tooLarge, `${locale} ${raw}`);
+    for (const raw of ['-5', '0', ' - 2 ']) assert.equal(why(raw), notPositive, `${locale} ${raw}`);
+  }
+  // The server's own limit, and its last amount, still go through.
+  assert.equal(parseAmount(String(GOAL_LIMITS.amountAbsMax)), GOAL_LIMITS.amountAbsMax);
+  assert.equal(parseAmount(' 7 '), 7);
 });

@@ -34,8 +34,8 @@ export function AmountForm(props: {
   function submit(event: Event) {
     event.preventDefault();
     const amount = parseAmount(value);
-    if (amount === null) {
-      setError(new FieldProblem('amount', 'invalid_amount'));
+    if (amount instanceof FieldProblem) {
+      setError(amount);
       document.getElementById(id)?.focus();
       return;
     }

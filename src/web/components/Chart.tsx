@@ -4,7 +4,7 @@ import { formatDay, formatNumber, t, tp } from '../i18n/index.js';
 import { unitText } from '../../common/units.js';
 
 const WIDTH = 300;
-/** The CSS height of both pictures too, so the axis's text is never stretched. */
+/** The CSS height of both pictures too at the usual text size (10rem), so the axis's text is never stretched. */
 const HEIGHT = 160;
 /** Room above the top tick and below zero, so their labels are not cut in half. */
 const PAD = 8;

@@ -1,16 +1,24 @@
-import { isLoggableAmount } from '../../common/goal.js';
+import { GOAL_LIMITS } from '../../common/goal.js';
 import { roundAmount } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { useApp } from '../context.js';
+import { FieldProblem } from '../errors.js';
 import { formatNumber, parseDecimal, t, tp } from '../i18n/index.js';
 import { countsOccurrences, unitText } from '../../common/units.js';
 
-/** A typed amount ("2,5" in German and Polish), or null unless it is a positive number the endpoints accept. */
-export function parseAmount(raw: string): number | null {
-  const typed = parseDecimal(raw);
-  if (typed === null) return null;
+/**
+ * A typed amount ("2,5" in German and Polish), or why the endpoints would not take it, in words that say which:
+ * not a number in digits ("1e6"), more than their limit, or not more than 0 ("-5").
+ */
+export function parseAmount(raw: string): number | FieldProblem {
+  const negative = /^\s*-/.test(raw);
+  const typed = parseDecimal(negative ? raw.replace('-', '') : raw);
+  const problem = (text?: 'goal.amountDigits' | 'goal.amountTooLarge') =>
+    new FieldProblem('amount', 'invalid_amount', text);
+  if (typed === null) return problem('goal.amountDigits');
   const value = roundAmount(typed);
-  return isLoggableAmount(value) && value > 0 ? value : null;
+  if (value > GOAL_LIMITS.amountAbsMax) return problem('goal.amountTooLarge');
+  return value > 0 && !negative ? value : problem();
 }
 
 /** Typed amounts above this many daily targets are asked about first: a slip of the keyboard, most likely. */

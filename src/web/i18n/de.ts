@@ -111,6 +111,8 @@ export const de: Messages = {
   'goal.bestStreak': { one: 'Rekord: # Tag', other: 'Rekord: # Tage' },
   'goal.quickLabel': 'Menge für heute eintragen',
   'goal.custom': 'Andere Menge',
+  'goal.amountDigits': 'Gib die Menge in Ziffern ein, etwa 2,5.',
+  'goal.amountTooLarge': 'Gib eine Menge von höchstens {amountMax} ein.',
   'goal.add': 'Hinzufügen',
   'goal.undo': 'Letzten Eintrag rückgängig machen',
   'goal.logged': '{amount} {unit} eingetragen.',

@@ -108,6 +108,8 @@ export const en = {
   'goal.bestStreak': { one: 'Best: # day', other: 'Best: # days' },
   'goal.quickLabel': 'Log an amount for today',
   'goal.custom': 'Other amount',
+  'goal.amountDigits': 'Enter the amount in digits, such as 2.5.',
+  'goal.amountTooLarge': 'Enter an amount of at most {amountMax}.',
   'goal.add': 'Add',
   'goal.undo': 'Undo last entry',
   'goal.logged': 'Logged {amount} {unit}.',

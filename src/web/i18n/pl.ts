@@ -119,6 +119,8 @@ export const pl: Messages = {
   'goal.bestStreak': { one: 'Rekord: # dzień', few: 'Rekord: # dni', many: 'Rekord: # dni', other: 'Rekord: # dnia' },
   'goal.quickLabel': 'Zapisz ilość na dziś',
   'goal.custom': 'Inna ilość',
+  'goal.amountDigits': 'Podaj ilość cyframi, np. 2,5.',
+  'goal.amountTooLarge': 'Podaj ilość nie większą niż {amountMax}.',
   'goal.add': 'Dodaj',
   'goal.undo': 'Cofnij ostatni wpis',
   'goal.logged': 'Zapisano {amount} {unit}.',
