@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { addDays, axisTicks, calendarWindow, chartKeys, openingMonth, weekRows } from '../../src/common/progress.js';
 import { changedText, isSurprising, parseAmount } from '../../src/web/components/amounts.js';
 import { goalPhase, goalStatusText, todayRingLabel } from '../../src/web/goal-status.js';
+import { FieldProblem } from '../../src/web/errors.js';
 import { formatNumber, parseDecimal, setUiLocale, tp } from '../../src/web/i18n/index.js';
 import { countsOccurrences, suggestedUnits, unitText } from '../../src/common/units.js';
 
@@ -208,8 +209,11 @@ test('amounts take the decimal comma in German and Polish, a point everywhere, a
   assert.equal(parseDecimal('1,500'), null);
   for (const bad of ['', ' ', 'abc', '1e3', '-2', '0x10', '2.5.1', 'Infinity'])
     assert.equal(parseDecimal(bad), null, bad);
-  assert.equal(parseAmount('0'), null);
-  assert.equal(parseAmount('0,0'), null);
+  // 0 is "greater than zero", with no text of its own; "0,0" in English is no number in digits at all.
+  const zero = parseAmount('0');
+  assert.ok(zero instanceof FieldProblem && zero.code === 'invalid_amount' && zero.text === undefined);
+  const commaZero = parseAmount('0,0');
+  assert.ok(commaZero instanceof FieldProblem && commaZero.text === 'goal.amountDigits');
 });
 
 test('points group thousands only in German, whose own numbers are written so; Polish groups with spaces', (t) => {
