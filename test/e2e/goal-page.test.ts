@@ -244,8 +244,11 @@ test(
         ).includes('powtórzenia'),
       );
       await shot(page, 'pl-new-goal');
-      // The daily target takes the decimal comma too.
+      // A daily target typed in no digits is told how to write it (decision 0191); the decimal comma is taken.
       await page.locator('#name').fill('Woda');
+      await page.locator('#daily').fill('1e6');
+      await page.locator('main button[type=submit]').click();
+      await page.locator('#daily-error', { hasText: 'Podaj ilość cyframi, np. 2,5.' }).waitFor();
       await page.locator('#daily').fill('2,5');
       await page.locator('#unit').fill('szklanki');
       await page.locator('main button[type=submit]').click();

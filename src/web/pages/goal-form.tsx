@@ -53,7 +53,7 @@ function GoalForm({ goal }: { goal: Goal | null }) {
       days: Number(days),
       ...(unit.trim() ? { unit: unit.trim() } : {}),
     };
-    checkLocally(input, start, goal === null);
+    checkLocally(input, daily, start, goal === null);
     if (goal) {
       // Only the fields changed here: another device may have changed the others since this form opened.
       const edits: GoalFields = Object.fromEntries(
@@ -170,10 +170,13 @@ function formTexts(goal: Goal | null) {
 }
 
 /** The server's rules (shared from common/goal.ts), checked first so the message appears without a round trip. */
-function checkLocally(input: GoalInput, start: string, isNew: boolean): void {
+function checkLocally(input: GoalInput, dailyTyped: string, start: string, isNew: boolean): void {
   if (!input.name) throw new FieldProblem('name', 'missing_field');
   checkLength('name', input.name, LIMITS.goalNameMax, 'invalid_goal');
   checkLength('unit', input.unit ?? '', LIMITS.goalUnitMax, 'invalid_goal');
+  // Typed but no number ("1e6", "abc"): how to write it, where an empty field is told the range (decision 0191).
+  if (Number.isNaN(input.daily) && dailyTyped.trim())
+    throw new FieldProblem('daily', 'invalid_goal', 'goal.amountDigits');
   if (!isDailyTarget(input.daily)) throw new FieldProblem('daily', 'invalid_goal');
   if (!isDayCount(input.days)) throw new FieldProblem('days', 'invalid_goal');
   if (isNew && !isDateKey(start)) throw new FieldProblem('start', 'invalid_goal');
