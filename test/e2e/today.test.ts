@@ -656,6 +656,73 @@ test('offline: a log found in the queue at start and sent by someone else meanwh
   await row(page, 'Water').getByText('0 / 8 glasses').waitFor();
 });
 
+test('after a reload, undo takes back the entries this device logged from the newest, on Today and the goal page', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who, goal } = await waterToday(t, 'undo-after-reload@example.com');
+  const { page } = who;
+  const water = row(page, 'Water');
+  await water.getByRole('button', { name: /^Other amounts/ }).click();
+  for (const amount of ['1', '2', '3', '4', '5', '6']) {
+    await water.getByLabel('Other amount (glasses)').fill(amount);
+    await water.getByRole('button', { name: 'Add', exact: true }).click();
+  }
+  await assertAmountsToday(who, goal.id, [1, 2, 3, 4, 5, 6]);
+  await water.getByText('not sent yet').waitFor({ state: 'detached' });
+
+  // The new start reads this device's entries from IndexedDB, where they are kept by their ids (decision 0189).
+  await page.reload();
+  await water.getByText('21 / 8 glasses').waitFor();
+  for (const left of [
+    [1, 2, 3, 4, 5],
+    [1, 2, 3, 4],
+    [1, 2, 3],
+  ]) {
+    await water.getByRole('button', { name: /^Undo/ }).click();
+    await assertAmountsToday(who, goal.id, left);
+  }
+  await page.goto(`${server.baseUrl}/#/goal/${goal.id}`);
+  await page.getByRole('button', { name: /Undo last entry \(3\)/ }).click();
+  await page.getByRole('button', { name: /Undo last entry \(2\)/ }).click();
+  await assertAmountsToday(who, goal.id, [1]);
+});
+
+test("undo after an update: entries the older version kept, without their order, are taken back by the day's last value", async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who, goal } = await waterToday(t, 'undo-older-rows@example.com');
+  const { page } = who;
+  const me = await api<{ id: number }>(who, 'GET', '/api/me');
+  // Logged by the older version, whose ids were bare UUIDs: these sort against the order of logging.
+  const older = [
+    { amount: 1, entry_id: 'ffffffff-0000-4000-8000-000000000000' },
+    { amount: 2, entry_id: '88888888-0000-4000-8000-000000000000' },
+    { amount: 3, entry_id: '00000000-0000-4000-8000-000000000000' },
+  ];
+  const rows = older.map((entry) => ({ ...entry, user_id: me.id, goal_id: goal.id, date: today(), removed: false }));
+  for (const entry of older) await api(who, 'POST', `/api/goals/${goal.id}/sets/${today()}`, entry);
+  await page.evaluate(
+    (kept) =>
+      new Promise<void>((resolve, reject) => {
+        const request = indexedDB.open('steady');
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const transaction = request.result.transaction('mine', 'readwrite');
+          for (const row of kept) transaction.objectStore('mine').put(row);
+          transaction.oncomplete = () => {
+            request.result.close();
+            resolve();
+          };
+          transaction.onerror = () => reject(transaction.error);
+        };
+      }),
+    rows,
+  );
+
+  await page.reload();
+  await row(page, 'Water').getByText('6 / 8 glasses').waitFor();
+  await row(page, 'Water').getByRole('button', { name: /^Undo/ }).click();
+  await assertAmountsToday(who, goal.id, [1, 2]);
+});
+
 test('Today left in view shows within a minute what another device logged, without a reload', async (t) => {
   if (!chromiumAvailable(t)) return;
   const who = await device('counter-tablet@example.com');
