@@ -265,7 +265,7 @@ export class GoalStore {
   private chooseTakeBack(goalId: string, date: string, amount?: number): TakeBack | null {
     const sameDay = (entry: Entry) =>
       entry.goal_id === goalId && entry.date === date && (amount === undefined || entry.amount === amount);
-    const last = lastOf(this.ops, sameDay);
+    const last = lastOf(this.ops, (op) => sameDay(op) && !this.cancelled(op));
     if (last?.kind === 'log') {
       const how = last !== this.inFlight && this.ownOps.has(last) ? 'unqueue' : 'queued';
       return { how, op: last, amount: last.amount };
@@ -469,10 +469,18 @@ export class GoalStore {
     this.emit();
   }
 
+  /**
+   * A queued log with its own undo queued after it (by its id), or that undo: the two leave the server as it is, so
+   * the pending note does not count them and undo goes past them (decision 0189).
+   */
+  private cancelled(op: QueuedOp): boolean {
+    return op.entry_id !== null && this.ops.some((other) => other !== op && other.entry_id === op.entry_id);
+  }
+
   private emit(): void {
     if (this.stopped) return;
     const pending: Record<string, number> = {};
-    for (const op of this.ops) pending[op.goal_id] = (pending[op.goal_id] ?? 0) + 1;
+    for (const op of this.ops) if (!this.cancelled(op)) pending[op.goal_id] = (pending[op.goal_id] ?? 0) + 1;
     this.snapshot = {
       goals: this.server && withQueuedOps(this.server, this.ops),
       goalsError: this.goalsError,
