@@ -390,7 +390,7 @@ test('offline: 3 logs survive a reload as pending and reach the server exactly o
   await shot(page, 'offline-pending-en');
 
   await context.setOffline(false);
-  await row(page, 'Water').getByText('changes not sent yet').waitFor({ state: 'detached', timeout: 15_000 });
+  await row(page, 'Water').getByText('not sent yet').waitFor({ state: 'detached', timeout: 15_000 });
   assert.deepEqual(await amountsToday(who, goal.id), [1, 1, 1]);
   // Nothing is sent twice, even after another start.
   await page.reload();
@@ -800,7 +800,7 @@ test('two devices: A logs 3 offline, B logs 2 online; A back online: 5 everywher
 
   await a.context.setOffline(false);
   await row(a.page, 'Walk').getByText('125 / 60 min').waitFor({ timeout: 15_000 });
-  await row(a.page, 'Walk').getByText('changes not sent yet').waitFor({ state: 'detached' });
+  await row(a.page, 'Walk').getByText('not sent yet').waitFor({ state: 'detached' });
   await assertAmountsToday(a, goal.id, [25, 25, 25, 25, 25]);
   await b.page.reload();
   await row(b.page, 'Walk').getByText('125 / 60 min').waitFor();
@@ -1211,7 +1211,7 @@ test('the queue survives a closed tab: a new tab shows it pending and sends it o
   await page.goto(`${server.baseUrl}/#/goals`);
   await row(page, 'Water').getByText('2 changes not sent yet').waitFor();
   await who.context.setOffline(false);
-  await row(page, 'Water').getByText('changes not sent yet').waitFor({ state: 'detached', timeout: 15_000 });
+  await row(page, 'Water').getByText('not sent yet').waitFor({ state: 'detached', timeout: 15_000 });
   await assertAmountsToday(who, goal.id, [1, 1]);
 });
 
