@@ -75,7 +75,7 @@ export const de: Messages = {
   'today.moreFor': 'Andere Mengen für {name}',
   'today.undo': 'Rückgängig',
   'today.nothingToUndo': 'Heute ist noch nichts eingetragen.',
-  'today.pending': { one: '# Eintrag noch nicht gesendet', other: '# Einträge noch nicht gesendet' },
+  'today.pending': { one: '# Änderung noch nicht gesendet', other: '# Änderungen noch nicht gesendet' },
   'today.upcoming': 'Demnächst ({count})',
   'today.finished': 'Abgeschlossen ({count})',
   'today.arrange': 'Reihenfolge & Archiv',

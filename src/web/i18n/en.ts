@@ -74,7 +74,7 @@ export const en = {
   'today.moreFor': 'Other amounts for {name}',
   'today.undo': 'Undo',
   'today.nothingToUndo': 'Nothing logged today yet.',
-  'today.pending': { one: '# entry not sent yet', other: '# entries not sent yet' },
+  'today.pending': { one: '# change not sent yet', other: '# changes not sent yet' },
   'today.upcoming': 'Upcoming ({count})',
   'today.finished': 'Finished ({count})',
   'today.arrange': 'Order & archive',

@@ -168,6 +168,9 @@ export class GoalStore {
     // Only recent entries can still be undone from Today; older ones are forgotten.
     const oldest = addDays(localDateKey(new Date()), -2);
     const stale = mine.filter((entry) => entry.date < oldest).map((entry) => entry.entry_id);
+    // Oldest first, as `chooseTakeBack` reads them: rows of the older version (order unknown) before the timed ones,
+    // which IndexedDB returns by their id, so in the order they were logged (decision 0189).
+    mine.sort((a, b) => +timed(a) - +timed(b));
     for (const entry of mine)
       if (entry.user_id === this.userId && entry.date >= oldest) this.mine.set(entry.entry_id, entry);
     void idbDelete('mine', stale).catch(() => undefined);
@@ -230,7 +233,9 @@ export class GoalStore {
 
   /** Logs `amount` now (shown at once) and sends it when it can. */
   log(goalId: string, date: string, amount: number): void {
-    void this.enqueue({ user_id: this.userId, kind: 'log', entry_id: newRandomId(), goal_id: goalId, date, amount });
+    lastLogged = Math.max(Date.now(), lastLogged + 1);
+    const entryId = lastLogged.toString(16).padStart(12, '0') + newRandomId();
+    void this.enqueue({ user_id: this.userId, kind: 'log', entry_id: entryId, goal_id: goalId, date, amount });
   }
 
   /**
@@ -279,7 +284,7 @@ export class GoalStore {
   private chooseTakeBack(goalId: string, date: string, amount?: number): TakeBack | null {
     const sameDay = (entry: Entry) =>
       entry.goal_id === goalId && entry.date === date && (amount === undefined || entry.amount === amount);
-    const last = lastOf(this.ops, sameDay);
+    const last = lastOf(this.ops, (op) => sameDay(op) && !this.cancelled(op));
     if (last?.kind === 'log') {
       const how = last !== this.inFlight && this.ownOps.has(last) ? 'unqueue' : 'queued';
       return { how, op: last, amount: last.amount };
@@ -293,7 +298,8 @@ export class GoalStore {
     const stillThere = (entry: MyEntry) =>
       mine.filter((other) => other.amount === entry.amount).length <=
       amounts.filter((other) => other === entry.amount).length;
-    if (newest && stillThere(newest)) return { how: 'mine', entry: newest, amount: newest.amount };
+    // An older version's entries say nothing of their order: undo then takes the day's last by its value.
+    if (newest && timed(newest) && stillThere(newest)) return { how: 'mine', entry: newest, amount: newest.amount };
     const taken = amount === undefined ? amounts.at(-1) : amounts.includes(amount) ? amount : undefined;
     return taken === undefined ? null : { how: 'by-amount', amount: taken };
   }
@@ -509,10 +515,18 @@ export class GoalStore {
     this.emit();
   }
 
+  /**
+   * A queued log with its own undo queued after it (by its id), or that undo: the two leave the server as it is, so
+   * the pending note does not count them and undo goes past them (decision 0189).
+   */
+  private cancelled(op: QueuedOp): boolean {
+    return op.entry_id !== null && this.ops.some((other) => other !== op && other.entry_id === op.entry_id);
+  }
+
   private emit(): void {
     if (this.stopped) return;
     const pending: Record<string, number> = {};
-    for (const op of this.ops) pending[op.goal_id] = (pending[op.goal_id] ?? 0) + 1;
+    for (const op of this.ops) if (!this.cancelled(op)) pending[op.goal_id] = (pending[op.goal_id] ?? 0) + 1;
     this.snapshot = {
       goals: this.server && withQueuedOps(this.server, this.ops),
       goalsError: this.goalsError,
@@ -524,6 +538,15 @@ export class GoalStore {
     for (const listener of this.listeners) listener();
   }
 }
+
+/**
+ * The time of the last log's id. An id starts with its logging time (12 hex digits of milliseconds, to the year
+ * 10889), later than the one before on this page, so ids sort in the order of logging.
+ */
+let lastLogged = 0;
+
+/** Whether an entry's id says when it was logged: ids of the older version are bare UUIDs (36 characters). */
+const timed = (entry: MyEntry) => entry.entry_id.length > 36;
 
 function withAmounts(goal: Goal, date: string, amounts: number[]): Goal {
   const sets = { ...goal.sets };

@@ -2,7 +2,8 @@
  * A small promise wrapper around IndexedDB for the offline copy (decision 0095): one database, three stores.
  * - `copy`: the last known user, goals and layout, keyed by `me`, `goals:<user id>`, `layout:<user id>`;
  * - `outbox`: queued logs and removals in the order they were made (auto-increment `seq`);
- * - `mine`: the entries this device logged (by `entry_id`), so undo can name the entry it takes back.
+ * - `mine`: the entries this device logged (by `entry_id`, which starts with the logging time, so in the order of
+ *   logging; decision 0189), so undo can name the entry it takes back.
  * The service worker (public/sw.js) opens the same database for Background Sync; keep the names in step.
  * Without IndexedDB (some private modes) every call fails and the app runs online only.
  */
