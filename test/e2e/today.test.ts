@@ -497,7 +497,7 @@ test('logging out needs the server: offline it says so and nothing changes; unse
   await tapLog(page, 'Water', '+1 glasses');
   await row(page, 'Water').getByText('1 change not sent yet').waitFor();
   await logOut.click();
-  await page.getByText('Not logged out: 1 entry is not sent yet and would be lost.').waitFor();
+  await page.getByText('Not logged out: 1 change is not sent yet and would be lost.').waitFor();
   assert.equal(await row(page, 'Water').count(), 1, 'still logged in, on Today');
 
   // Back online the entry goes out; offline again, the logout cannot reach the server, which keeps the session.
@@ -749,6 +749,9 @@ test('the pending note counts the changes the server will see: a queued log and 
   await water.getByRole('button', { name: /^Undo/ }).click();
   await water.getByText('0 / 8 glasses').waitFor();
   await water.getByText('1 change not sent yet').waitFor();
+  // Logging out would lose that one change, not the five items queued.
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByText('Not logged out: 1 change is not sent yet and would be lost.').waitFor();
 
   await context.setOffline(false);
   await water.getByText('not sent yet').waitFor({ state: 'detached', timeout: 15_000 });
@@ -968,7 +971,7 @@ test("logging out waits for an entry another tab of the same person queued, whic
   await other.close();
 
   await page.getByRole('button', { name: 'Log out' }).click();
-  await page.getByText('Not logged out: 1 entry is not sent yet and would be lost.').waitFor();
+  await page.getByText('Not logged out: 1 change is not sent yet and would be lost.').waitFor();
   assert.equal((await offlineRecords(page)).outbox, 1);
 });
 

@@ -24,9 +24,9 @@ export const de: Messages = {
   'nav.logout': 'Abmelden',
   'logout.failed': 'Nicht abgemeldet. {reason}',
   'logout.unsent': {
-    one: 'Nicht abgemeldet: # Eintrag ist noch nicht gesendet und ginge verloren. Melde dich ab, sobald er gesendet ist.',
+    one: 'Nicht abgemeldet: # Änderung ist noch nicht gesendet und ginge verloren. Melde dich ab, sobald sie gesendet ist.',
     other:
-      'Nicht abgemeldet: # Einträge sind noch nicht gesendet und gingen verloren. Melde dich ab, sobald sie gesendet sind.',
+      'Nicht abgemeldet: # Änderungen sind noch nicht gesendet und gingen verloren. Melde dich ab, sobald sie gesendet sind.',
   },
 
   'field.email': 'E-Mail',

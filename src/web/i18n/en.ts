@@ -26,8 +26,8 @@ export const en = {
   'nav.logout': 'Log out',
   'logout.failed': 'Not logged out. {reason}',
   'logout.unsent': {
-    one: 'Not logged out: # entry is not sent yet and would be lost. Log out once it is sent.',
-    other: 'Not logged out: # entries are not sent yet and would be lost. Log out once they are sent.',
+    one: 'Not logged out: # change is not sent yet and would be lost. Log out once it is sent.',
+    other: 'Not logged out: # changes are not sent yet and would be lost. Log out once they are sent.',
   },
 
   'field.email': 'E-mail',

@@ -24,10 +24,10 @@ export const pl: Messages = {
   'nav.logout': 'Wyloguj',
   'logout.failed': 'Nie wylogowano. {reason}',
   'logout.unsent': {
-    one: 'Nie wylogowano: # wpis nie został jeszcze wysłany i przepadłby. Wyloguj się, gdy zostanie wysłany.',
-    few: 'Nie wylogowano: # wpisy nie zostały jeszcze wysłane i przepadłyby. Wyloguj się, gdy zostaną wysłane.',
-    many: 'Nie wylogowano: # wpisów nie zostało jeszcze wysłanych i przepadłoby. Wyloguj się, gdy zostaną wysłane.',
-    other: 'Nie wylogowano: # wpisu nie wysłano jeszcze i przepadłby. Wyloguj się, gdy zostanie wysłany.',
+    one: 'Nie wylogowano: # zmiana nie została jeszcze wysłana i przepadłaby. Wyloguj się, gdy zostanie wysłana.',
+    few: 'Nie wylogowano: # zmiany nie zostały jeszcze wysłane i przepadłyby. Wyloguj się, gdy zostaną wysłane.',
+    many: 'Nie wylogowano: # zmian nie zostało jeszcze wysłanych i przepadłoby. Wyloguj się, gdy zostaną wysłane.',
+    other: 'Nie wylogowano: # zmiany nie wysłano jeszcze i przepadłaby. Wyloguj się, gdy zostanie wysłana.',
   },
 
   'field.email': 'E-mail',

@@ -284,7 +284,7 @@ export class GoalStore {
   private chooseTakeBack(goalId: string, date: string, amount?: number): TakeBack | null {
     const sameDay = (entry: Entry) =>
       entry.goal_id === goalId && entry.date === date && (amount === undefined || entry.amount === amount);
-    const last = lastOf(this.ops, (op) => sameDay(op) && !this.cancelled(op));
+    const last = lastOf(changesIn(this.ops), sameDay);
     if (last?.kind === 'log') {
       const how = last !== this.inFlight && this.ownOps.has(last) ? 'unqueue' : 'queued';
       return { how, op: last, amount: last.amount };
@@ -416,7 +416,7 @@ export class GoalStore {
   }
 
   /**
-   * Sends the queue now and answers how many entries of this user are still unsent: 0 once none is left, here or in
+   * Sends the queue now and answers how many changes of this user are still unsent (`changesIn`): 0 once none is left, here or in
    * the outbox another tab of theirs may have written; more as soon as a send fails for want of the server (no
    * network, a server error), or after `waitMs`; null when the server says the session has ended (the entries then
    * wait for the next login). Logout asks first, because it empties the outbox (decision 0150). It looks every 50 ms:
@@ -432,7 +432,8 @@ export class GoalStore {
     if (this.sessionEnded) return null;
     await Promise.all(this.forgetting);
     const stored = await idbAll<QueuedOp>('outbox').catch(() => []);
-    return Math.max(this.ops.length, stored.filter((op) => op.user_id === this.userId).length);
+    const storedHere = stored.filter((op) => op.user_id === this.userId);
+    return Math.max(changesIn(this.ops).length, changesIn(storedHere).length);
   }
 
   /** Answers true when the queue can go on with the next entry. */
@@ -515,18 +516,10 @@ export class GoalStore {
     this.emit();
   }
 
-  /**
-   * A queued log with its own undo queued after it (by its id), or that undo: the two leave the server as it is, so
-   * the pending note does not count them and undo goes past them (decision 0189).
-   */
-  private cancelled(op: QueuedOp): boolean {
-    return op.entry_id !== null && this.ops.some((other) => other !== op && other.entry_id === op.entry_id);
-  }
-
   private emit(): void {
     if (this.stopped) return;
     const pending: Record<string, number> = {};
-    for (const op of this.ops) if (!this.cancelled(op)) pending[op.goal_id] = (pending[op.goal_id] ?? 0) + 1;
+    for (const op of changesIn(this.ops)) pending[op.goal_id] = (pending[op.goal_id] ?? 0) + 1;
     this.snapshot = {
       goals: this.server && withQueuedOps(this.server, this.ops),
       goalsError: this.goalsError,
@@ -564,4 +557,15 @@ function lastOf<T>(items: readonly T[], which: (item: T) => boolean): T | undefi
 function withoutSeq(op: QueuedOp): Omit<QueuedOp, 'seq'> {
   const { seq: _seq, ...rest } = op;
   return rest;
+}
+
+/**
+ * The queued items that change the server. A queued log with its own undo queued after it (by its id), and that
+ * undo, leave it as it is: the pending note and logout's warning do not count them, and undo goes past them
+ * (decision 0189).
+ */
+function changesIn(ops: readonly QueuedOp[]): QueuedOp[] {
+  const uses = new Map<string, number>();
+  for (const { entry_id } of ops) if (entry_id !== null) uses.set(entry_id, (uses.get(entry_id) ?? 0) + 1);
+  return ops.filter((op) => op.entry_id === null || uses.get(op.entry_id) === 1);
 }
