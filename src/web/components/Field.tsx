@@ -1,5 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../common/limits.js';
 import { codePointLength } from '../../common/text.js';
 import { errorText, LIMIT_VARS } from '../errors.js';
@@ -29,6 +29,12 @@ const COUNTER_FROM = 0.8;
 
 /** A labelled input with its hint, its length counter and its error message tied to it for assistive technology. */
 export function Field({ id, label, value, onValue, hint, error, limit, ...input }: FieldProps) {
+  const field = useRef<HTMLInputElement>(null);
+  // A field that already has the focus as its error appears (Enter pressed in it) hears of it from nothing else:
+  // focusing it again fires no event. Then the error is an alert; otherwise the focus moves to the field, which
+  // reads the error as its description, and an alert as well would say it twice (decision 0195). Read while
+  // rendering, as the error arrives, because the focus moves to the field right after.
+  const alert = useMemo(() => !!error && document.activeElement === field.current, [error]);
   const count = limit === undefined ? 0 : codePointLength(value.trim());
   const counter = limit !== undefined && count >= limit * COUNTER_FROM;
   const over = limit !== undefined && count > limit;
@@ -45,6 +51,7 @@ export function Field({ id, label, value, onValue, hint, error, limit, ...input 
       )}
       <input
         {...input}
+        ref={field}
         id={id}
         name={id}
         value={value}
@@ -58,7 +65,7 @@ export function Field({ id, label, value, onValue, hint, error, limit, ...input 
         </p>
       )}
       {error && (
-        <p class="field-error" id={`${id}-error`}>
+        <p class="field-error" id={`${id}-error`} role={alert ? 'alert' : undefined}>
           {error}
         </p>
       )}

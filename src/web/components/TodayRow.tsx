@@ -32,11 +32,13 @@ export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
         <Ring done={done} target={goal.daily} label={todayRingLabel(goal, today)} size="small" />
         <div class="today-text">
           <h2 id={nameId} class="today-name">
-            <a href={href.goal(goal.id)}>{goal.name}</a>
+            <a href={href.goal(goal.id)}>
+              <bdi>{goal.name}</bdi>
+            </a>
           </h2>
           <p class="today-amounts">
             <span class="figure">{formatNumber(done)}</span> / <span class="figure">{formatNumber(goal.daily)}</span>{' '}
-            {unitText(goal.unit, goal.daily)}
+            <bdi>{unitText(goal.unit, goal.daily)}</bdi>
             <span class="today-left">
               {' · '}
               {left > 0 ? t('today.left', { left }) : t('today.met')}

@@ -26,9 +26,11 @@ export function AdminPage() {
             <tbody>
               {users.map((user) => (
                 <tr key={user.id}>
-                  <td data-label={t('admin.email')}>{user.email}</td>
+                  <td data-label={t('admin.email')}>
+                    <bdi>{user.email}</bdi>
+                  </td>
                   <td data-label={t('admin.name')}>
-                    {user.username || <span class="muted">{t('admin.noName')}</span>}
+                    {user.username ? <bdi>{user.username}</bdi> : <span class="muted">{t('admin.noName')}</span>}
                   </td>
                   <td data-label={t('admin.registered')}>{formatMoment(user.registered)}</td>
                 </tr>

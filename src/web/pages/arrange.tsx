@@ -149,7 +149,7 @@ function ArrangeRow({ goal, children }: { goal: Goal; children: ComponentChildre
   return (
     <li class="arrange-row">
       <a class="arrange-name" href={href.goal(goal.id)}>
-        {goal.name}
+        <bdi>{goal.name}</bdi>
       </a>
       <span class="arrange-buttons">{children}</span>
     </li>

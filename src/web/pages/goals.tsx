@@ -82,7 +82,10 @@ function OtherGoals({
       <ul>
         {goals.map((goal) => (
           <li key={goal.id}>
-            <a href={href.goal(goal.id)}>{goal.name}</a> <span class="muted">{children(goal)}</span>
+            <a href={href.goal(goal.id)}>
+              <bdi>{goal.name}</bdi>
+            </a>{' '}
+            <span class="muted">{children(goal)}</span>
           </li>
         ))}
       </ul>
