@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { isValidEmail, normalizeEmail } from '../common/email.js';
+import { isAccountEmail, isValidEmail, normalizeEmail } from '../common/email.js';
 
 /** Everything the server reads from the environment, checked once at start. */
 export interface Config {
@@ -172,7 +172,7 @@ function parseWholeNumber(
 function parseAdminEmail(raw: string | undefined): string | null {
   const value = nonEmpty(raw);
   if (value === undefined) return null;
-  if (!isValidEmail(value)) throw new ConfigError('ADMIN_EMAIL', `is not a valid e-mail address: "${value}"`);
+  if (!isAccountEmail(value)) throw new ConfigError('ADMIN_EMAIL', `is not a valid e-mail address: "${value}"`);
   return normalizeEmail(value);
 }
 

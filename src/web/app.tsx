@@ -60,7 +60,14 @@ export function App() {
   if (session.state === 'loading') content = <p class="muted">{t('app.loading')}</p>;
   else if (session.state === 'failed') content = <Unavailable error={session.error} onRetry={() => void loadMe()} />;
   else if (link?.kind === 'invite')
-    content = <RegisterPage token={link.token} onRegistered={registered} onLeave={() => entry.leave()} />;
+    content = (
+      <RegisterPage
+        token={link.token}
+        loggedIn={session.state === 'in'}
+        onRegistered={registered}
+        onLeave={() => entry.leave()}
+      />
+    );
   else if (link?.kind === 'reset')
     content = (
       <ResetPage selector={link.selector} token={link.token} onDone={entry.resetDone} onLeave={() => entry.leave()} />

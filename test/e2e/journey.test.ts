@@ -324,6 +324,17 @@ test('the Steady journey in a browser', { timeout: 180_000 }, async (t) => {
     await latecomer.context.close();
   });
 
+  await step('Bob, logged in, opens his used invite link again and is led to his goals, not to the login', async () => {
+    await bob.page.goto(bobInvite);
+    await heading(bob.page, 'Einladungslink');
+    await waitForText(bob.page.getByRole('alert'), 'Dieser Einladungslink wurde schon verwendet.');
+    assert.equal(await bob.page.getByRole('link', { name: 'Zur Anmeldung' }).count(), 0);
+    assert.equal(await bob.page.getByText('Dann melde dich an.').count(), 0, 'no advice to log in');
+    await bob.page.getByRole('link', { name: 'Zu deinen Zielen' }).click();
+    await heading(bob.page, 'Deine Ziele');
+    assert.equal(new URL(bob.page.url()).search, '', 'the link is left behind');
+  });
+
   await step(
     'Carl registers in Polish; the answer is lost, and his second tap logs him in to the account it made',
     async () => {

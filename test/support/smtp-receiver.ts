@@ -19,15 +19,23 @@ export interface SmtpReceiver {
 
 /**
  * A real SMTP server on a free local port, so tests hold a true SMTP conversation with nodemailer.
- * `refuse: true` makes it answer every message with a permanent error (550).
+ * `refuse: true` makes it answer every message with a permanent error (550); `refuseRecipients` answers RCPT TO
+ * for those addresses with 501, as a mail server does for an address it cannot take. Like real servers, it also
+ * answers 501 to an address of bad syntax (e.g. `a..b@example.org`) by itself.
  */
-export async function startSmtpReceiver(options: { refuse?: boolean } = {}): Promise<SmtpReceiver> {
+export async function startSmtpReceiver(
+  options: { refuse?: boolean; refuseRecipients?: string[] } = {},
+): Promise<SmtpReceiver> {
   const mails: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!options.refuseRecipients?.includes(address.address)) return callback();
+      callback(Object.assign(new Error('Bad recipient address syntax'), { responseCode: 501 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

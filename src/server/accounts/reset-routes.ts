@@ -10,6 +10,7 @@ import type { AppDeps } from '../deps.js';
 import { badRequest, HttpError } from '../http/errors.js';
 import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
+import { MailRefusedError } from '../mail/mailer.js';
 import { passwordResetMail } from '../mail/templates.js';
 import { createResetLink } from './reset-link.js';
 import { ResetAnswerTiming } from './reset-timing.js';
@@ -24,7 +25,8 @@ const resetInvalid = () => badRequest('reset_invalid', 'The reset link is not va
  * Password reset by mail (spec §4 Account). Whether an address is registered never shows: known, unknown,
  * malformed and throttled addresses all answer `{ ok: true }`, and every request that is not throttled talks to
  * the mail server, so a mail server that is down fails known and unknown addresses alike
- * (docs/decisions/0022-reset-request-answers.md).
+ * (docs/decisions/0022-reset-request-answers.md); one that refuses a known address's mail answers `{ ok: true }`
+ * as for an unknown one (0194).
  */
 export const resetRoutes =
   (deps: AppDeps): FastifyPluginAsync =>
@@ -48,8 +50,9 @@ export const resetRoutes =
       const startedAt = timing.start();
       const user = await findUserByEmail(db, email);
       if (user) {
-        await sendResetMail(user, now, request.log);
-        timing.recordDelivery(startedAt);
+        if (await sendResetMail(user, now, request.log)) timing.recordDelivery(startedAt);
+        // Refused: answered like an unknown address, as late as one (decision 0194).
+        else await timing.padFrom(startedAt);
       } else {
         await mailer.verify().catch((error: unknown) => failMail(error, request.log));
         await timing.padFrom(startedAt);
@@ -57,19 +60,27 @@ export const resetRoutes =
       return { ok: true as const };
     });
 
+    /**
+     * True once the mail server accepted the mail. False when it refused this message (e.g. 501 for an address
+     * it cannot take): that depends on the address, so the answer must not differ from an unknown address's, and
+     * only the log tells the operator. An unreachable server fails unknown addresses too (`verify`): 500.
+     */
     async function sendResetMail(
       user: { id: number; email: string; locale: string },
       now: number,
       log: FastifyBaseLogger,
-    ) {
+    ): Promise<boolean> {
       const { selector, link } = await createResetLink(db, config.baseUrl, user.id, now);
       const mail = passwordResetMail(user.locale, link);
       try {
         await mailer.send({ to: user.email, ...mail });
+        return true;
       } catch (error) {
         // The link never reached anyone, so it must not stay usable.
         await deleteResetBySelector(db, selector);
-        failMail(error, log);
+        if (!(error instanceof MailRefusedError)) failMail(error, log);
+        log.error({ err: error, userId: user.id }, 'reset mail: the mail server refused it; answered {ok:true}');
+        return false;
       }
     }
 

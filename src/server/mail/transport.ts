@@ -4,7 +4,7 @@ import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
-import type { MailMessage, Mailer } from './mailer.js';
+import { MailRefusedError, type MailMessage, type Mailer } from './mailer.js';
 
 /** How long one SMTP conversation may take before the request answers 500 (issue: within 10 s). */
 export const SMTP_TIMEOUT_MS = 10_000;
@@ -37,7 +37,7 @@ export function smtpMailer(smtpUrl: string, from: string, { timeoutMs = SMTP_TIM
   return {
     async send(message) {
       await withDeadline(
-        connect().then((smtp) => smtp.sendMail({ from, ...message })),
+        connect().then((smtp) => smtp.sendMail({ from, ...message }).catch(refusalOf)),
         timeoutMs,
       );
     },
@@ -69,6 +69,17 @@ export function outboxMailer(folder: string, log: Logger): Mailer {
     },
     async verify() {},
   };
+}
+
+/** nodemailer's codes for a refused sender or recipient (EENVELOPE) and a refused message (EMESSAGE). */
+const REFUSAL_CODES = new Set(['EENVELOPE', 'EMESSAGE']);
+
+function refusalOf(error: unknown): never {
+  const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
+  if (typeof code === 'string' && REFUSAL_CODES.has(code)) {
+    throw new MailRefusedError(typeof responseCode === 'number' ? responseCode : undefined, { cause: error });
+  }
+  throw error;
 }
 
 /** A deadline over the whole conversation: nodemailer's socket timeouts alone restart with every byte received. */

@@ -64,6 +64,7 @@ export const de: Messages = {
   'register.unusableTitle': 'Einladungslink',
   'register.usedByYou': 'Hast du damit schon dein Konto angelegt? Dann melde dich an.',
   'register.toLogin': 'Zur Anmeldung',
+  'register.toGoals': 'Zu deinen Zielen',
 
   'goals.title': 'Deine Ziele',
   'goals.empty': 'Noch keine Ziele. Fang mit einer kleinen Sache an, die du jeden Tag tun willst.',

@@ -63,6 +63,7 @@ export const en = {
   'register.unusableTitle': 'Invite link',
   'register.usedByYou': 'Did you create your account with it already? Then log in.',
   'register.toLogin': 'Go to login',
+  'register.toGoals': 'Go to your goals',
 
   'goals.title': 'Your goals',
   'goals.empty': 'No goals yet. Start with one small thing you want to do every day.',

@@ -64,6 +64,7 @@ export const pl: Messages = {
   'register.unusableTitle': 'Link z zaproszeniem',
   'register.usedByYou': 'Masz już konto założone tym linkiem? Zaloguj się.',
   'register.toLogin': 'Przejdź do logowania',
+  'register.toGoals': 'Przejdź do swoich celów',
 
   'goals.title': 'Twoje cele',
   'goals.empty': 'Nie masz jeszcze celów. Zacznij od jednej małej rzeczy, którą chcesz robić codziennie.',

@@ -141,10 +141,13 @@ const REGISTERED_BY_THE_LOST_TRY = ['invite_used', 'email_taken'] as const;
 
 export function RegisterPage({
   token,
+  loggedIn,
   onRegistered,
   onLeave,
 }: {
   token: string;
+  /** A session exists: "log in" would be wrong advice, so the way out leads to the goals. */
+  loggedIn: boolean;
   onRegistered: () => Promise<void>;
   onLeave: () => void;
 }) {
@@ -153,10 +156,10 @@ export function RegisterPage({
   if (linkState === 'used' || linkState === 'expired' || linkState === 'invalid')
     return (
       <DeadLink title={t('register.unusableTitle')} refusal={t(`error.invite_${linkState}`)}>
-        {linkState === 'used' && <p>{t('register.usedByYou')}</p>}
+        {linkState === 'used' && !loggedIn && <p>{t('register.usedByYou')}</p>}
         <p>
-          <a href={href.login} onClick={onLeave}>
-            {t('register.toLogin')}
+          <a href={loggedIn ? href.goals : href.login} onClick={onLeave}>
+            {t(loggedIn ? 'register.toGoals' : 'register.toLogin')}
           </a>
         </p>
       </DeadLink>

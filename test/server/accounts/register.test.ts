@@ -119,6 +119,9 @@ describe('POST /api/register', () => {
       'a b@example.com',
       '@example.com',
       'x@example.com\nBcc: y@example.com',
+      'a..b@example.org',
+      '.a@example.org',
+      'a.@example.org',
       addressOfLength(255),
     ]) {
       const { answer } = await register({ email, password: PASSWORD, token });

@@ -5,24 +5,9 @@ import { createLogger, readableLine } from '../../../src/server/log.js';
 import { projectRoot } from '../../../src/server/paths.js';
 import { createTestApp, PASSWORD } from '../../support/app.js';
 import { createTestDatabase } from '../../support/database.js';
+import { memoryLogger } from '../../support/memory-log.js';
 import { freePort } from '../../support/server-process.js';
 import { resetPairFrom } from '../reset/support.js';
-
-/** A JSON-lines logger at its most talkative level, writing into memory. */
-function memoryLogger() {
-  const written: string[] = [];
-  const log = createLogger({ level: 'trace', readable: false, write: (text) => void written.push(text) });
-  return {
-    log,
-    text: () => written.join(''),
-    lines: () =>
-      written
-        .join('')
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line)),
-  };
-}
 
 test('logging in, registering and resetting with SMTP leaves no password, cookie value or token in the log', async (t) => {
   const memory = memoryLogger();
