@@ -80,8 +80,18 @@ test(
       .map((header) => header.split(';')[0]!)
       .join('; ');
     const get = async (path: string) => {
-      const response = await fetch(`${baseUrl}${path}`, { headers: { cookie } });
-      return { status: response.status, text: await response.text() };
+      try {
+        const response = await fetch(`${baseUrl}${path}`, { headers: { cookie } });
+        return { status: response.status, text: await response.text() };
+      } catch (error) {
+        // A cut answer: say whether the server ended (and how) or only closed the connection. Once, under a heavy
+        // machine load, the CSV export was cut after 12 MB with nothing else to go on.
+        const { exitCode, signalCode } = server.child;
+        const said = `exit ${exitCode}, signal ${signalCode}; stderr: ${server.errors().slice(-2000)}`;
+        throw new Error(`${path} failed (${said}; last log lines: ${JSON.stringify(server.lines().slice(-3))})`, {
+          cause: error,
+        });
+      }
     };
 
     const expectedSets = Object.fromEntries(
