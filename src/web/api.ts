@@ -71,10 +71,13 @@ export class ApiError extends Error {
   }
 }
 
-let unauthenticated: () => void = () => undefined;
+let unauthenticated: (code: ErrorCode) => void = () => undefined;
 
-/** Runs `handler` whenever a request finds no session (it ended elsewhere), whichever request that is. */
-export function onUnauthenticated(handler: () => void): void {
+/**
+ * Runs `handler` whenever a request finds no session (it ended elsewhere, or its account was deleted:
+ * `account_deleted`, decision 0198), whichever request that is.
+ */
+export function onUnauthenticated(handler: (code: ErrorCode) => void): void {
   unauthenticated = handler;
 }
 
@@ -149,7 +152,7 @@ async function call<T>(method: string, path: string, body?: unknown, options: Ca
         typeof record.key === 'string' ? record.key : null,
         typeof record.max_bytes === 'number' ? record.max_bytes : null,
       );
-      if (failure.code === 'unauthenticated') unauthenticated();
+      if (failure.code === 'unauthenticated' || failure.code === 'account_deleted') unauthenticated(failure.code);
       throw failure;
     }
     return data as T;

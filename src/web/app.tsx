@@ -78,7 +78,7 @@ export function App() {
         <ForgotPage />
       ) : (
         <LoginPage
-          notice={entry.notice && t(entry.notice)}
+          notice={entry.notice ? t(entry.notice) : session.gone ? t('error.account_deleted') : null}
           onLoggedIn={async () => {
             entry.clearNotice();
             await loadMe();

@@ -9,7 +9,11 @@ import { href } from './router.js';
 
 /** `failed`: /api/me did not answer with a user or a 401 (no connection, or a server error). */
 export type Session =
-  { state: 'loading' } | { state: 'failed'; error: unknown } | { state: 'out' } | { state: 'in'; me: Me };
+  | { state: 'loading' }
+  | { state: 'failed'; error: unknown }
+  // `gone`: the account was deleted (on another device), and this device forgot its data (decision 0198).
+  | { state: 'out'; gone?: boolean }
+  | { state: 'in'; me: Me };
 
 /** The language for texts, numbers and dates, and for the document (screen readers pick their voice by it). */
 function applyDocumentLocale(next: Locale): Locale {
@@ -58,7 +62,16 @@ export function useSession() {
         // Kept for an offline start (decision 0095).
         void idbPut('copy', me, 'me').catch(() => undefined);
       } else {
-        setSession({ state: 'out' });
+        // /api/me says only "not logged in" (the spec's `{ ok: false }`). A device that knew a user asks a route that
+        // says why, once (`me` goes below): an account deleted elsewhere leaves nothing here (decision 0198).
+        const known = await idbGet<Me>('copy', 'me').catch(() => undefined);
+        const gone =
+          !!known &&
+          (await api
+            .goals()
+            .catch((failure: unknown) => failure instanceof ApiError && failure.code === 'account_deleted')) === true;
+        if (gone) await idbForgetUser(known.id).catch(() => undefined);
+        setSession({ state: 'out', gone });
         void idbDelete('copy', ['me']).catch(() => undefined);
       }
     } catch (error) {
@@ -76,11 +89,15 @@ export function useSession() {
   sessionNow.current = session;
   useEffect(
     () =>
-      onUnauthenticated(() => {
+      onUnauthenticated((code) => {
         // Before /api/me has answered, the user shown is the start's guess, and /api/me's own answer decides (the
         // address stays, so a link opened with an ended session leads there after the login).
-        if (sessionNow.current.state !== 'in' || !meSettled.current) return;
-        setSession({ state: 'out' });
+        const leaving = sessionNow.current;
+        if (leaving.state !== 'in' || !meSettled.current) return;
+        const gone = code === 'account_deleted';
+        // Nothing of a deleted account can be sent any more: its outbox goes with its copy (decision 0198).
+        if (gone) void idbForgetUser(leaving.me.id).catch(() => undefined);
+        setSession({ state: 'out', gone });
         window.location.hash = href.login;
       }),
     [],

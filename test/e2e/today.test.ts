@@ -1003,6 +1003,47 @@ test("logging out on a shared browser keeps another person's queue, whose sessio
   await assertAmountsToday(anna, goal.id, [1]);
 });
 
+/** The account of `who` deleted on another device (its own browser, logged in with the password). */
+async function deleteOnAnotherDevice(t: TestContext, email: string): Promise<void> {
+  const other = await device(email, 'en-GB', false);
+  t.after(() => other.context.close());
+  await api(other, 'DELETE', '/api/me', { password: PASSWORD });
+}
+
+const ACCOUNT_DELETED = 'This account was deleted. Its data is gone from this device too.';
+
+test("an account deleted on another device: this device's next tap shows the login with the reason and keeps nothing of it", async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who } = await waterToday(t, 'deleted-elsewhere@example.com');
+  const { page, context } = who;
+  await logThatStaysQueued(context, page);
+  await deleteOnAnotherDevice(t, 'deleted-elsewhere@example.com');
+  await context.unrouteAll();
+
+  await tapLog(page, 'Water', '+1 glasses');
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  await page.getByText(ACCOUNT_DELETED).waitFor();
+  await assertEventually(() => offlineRecords(page), { copy: 0, mine: 0, outbox: 0 });
+  await page.reload();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  assert.deepEqual(await offlineRecords(page), { copy: 0, mine: 0, outbox: 0 });
+});
+
+test('an account deleted while this device was closed: its next start shows the login with the reason and keeps nothing of it', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who } = await waterToday(t, 'deleted-while-closed@example.com');
+  const { page, context } = who;
+  await logThatStaysQueued(context, page);
+  await page.goto('about:blank');
+  await context.unrouteAll();
+  await deleteOnAnotherDevice(t, 'deleted-while-closed@example.com');
+
+  await page.goto(`${server.baseUrl}/#/goals`);
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  await page.getByText(ACCOUNT_DELETED).waitFor();
+  await assertEventually(() => offlineRecords(page), { copy: 0, mine: 0, outbox: 0 });
+});
+
 test('two devices: saving the edit form sends only what was changed there, and keeps what the other device changed', async (t) => {
   if (!chromiumAvailable(t)) return;
   const { who: phone, goal } = await waterToday(t, 'edit-two-devices@example.com');

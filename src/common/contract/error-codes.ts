@@ -44,6 +44,7 @@ export const ERROR_CODES = [
   'admin_email_needs_operator_invite',
   // Access
   'unauthenticated',
+  'account_deleted',
   'forbidden',
   'cross_site_request',
   'foreign_origin',

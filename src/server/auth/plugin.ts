@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { unauthorized } from '../http/errors.js';
-import { type AuthenticatedUser, resolveUser, type SessionContext } from './session.js';
+import { accountDeleted, unauthorized } from '../http/errors.js';
+import { type AuthenticatedUser, isGoneLogin, resolveUser, type SessionContext } from './session.js';
 
 /**
  * How a route treats the session, declared in its `config: { auth }`:
- * - `required` (the default): resolved; 401 without one.
+ * - `required` (the default): resolved; 401 without one (`account_deleted` for a login of a deleted account).
  * - `optional`: resolved when there is one; the route sees `request.user` or null (GET /api/me).
  * - `none`: never resolved, so no session query and no remember-me rotation (login, register, logout, resets).
  */
@@ -32,8 +32,11 @@ export function installAuth(app: FastifyInstance, deps: AppDeps): void {
     const mode = route.config?.auth ?? 'required';
     if (mode === 'none') return;
     const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
-      request.user = await resolveUser(sessionContext(deps), request, reply);
-      if (!request.user && mode === 'required') throw unauthorized();
+      const ctx = sessionContext(deps);
+      request.user = await resolveUser(ctx, request, reply);
+      if (request.user || mode !== 'required') return;
+      // GET /api/me (optional) keeps the spec's `{ ok: false }`; the app asks a required route to learn why.
+      throw (await isGoneLogin(ctx, request)) ? accountDeleted() : unauthorized();
     };
     route.onRequest = [...hookList(route.onRequest), authenticate];
   });

@@ -118,6 +118,22 @@ export async function resolveUser(
   };
 }
 
+/**
+ * Whether the request's session or remember-me cookie was a login of an account deleted since (decision 0198). Asked
+ * only of a request refused for want of a session, so a valid login costs nothing more; only the token's holder can
+ * learn it, as the hashes are of the cookie's secrets.
+ */
+export function isGoneLogin(ctx: SessionContext, request: FastifyRequest): Promise<boolean> {
+  const names = cookieNames(ctx.secure);
+  const sessionToken = request.cookies[names.session];
+  const remember = parseRememberCookie(request.cookies[names.remember]);
+  const hashes = [
+    ...(isHexToken(sessionToken) ? [sha256Hex(sessionToken)] : []),
+    ...(remember ? [sha256Hex(remember.validator)] : []),
+  ];
+  return store.isGoneLogin(ctx.db, hashes, ctx.now);
+}
+
 /** Ends the request's session and remember-me token server-side and clears both cookies. */
 export async function endSession(ctx: SessionContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const names = cookieNames(ctx.secure);

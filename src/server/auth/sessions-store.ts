@@ -211,3 +211,46 @@ export async function deleteAllUserLogins(db: Kysely<Database>, userId: number):
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
   await db.deleteFrom('remember_tokens').where('user_id', '=', userId).execute();
 }
+
+/**
+ * Keeps the hashes of the user's live sessions and remember-me tokens as gone logins, each until it would have
+ * expired (decision 0198). Runs in the account deletion's transaction, before its logins are deleted.
+ */
+export async function keepGoneLogins(db: Kysely<Database>, userId: number, now: number): Promise<void> {
+  await db
+    .insertInto('gone_logins')
+    .columns(['token_hash', 'expires_at'])
+    .expression(
+      db
+        .selectFrom('sessions')
+        .select(['token_hash', 'expires_at'])
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', now)
+        .unionAll(
+          db
+            .selectFrom('remember_tokens')
+            .select(['validator_hash as token_hash', 'expires_at'])
+            .where('user_id', '=', userId)
+            .where('expires_at', '>', now),
+        ),
+    )
+    .execute();
+}
+
+/** Whether one of these token hashes was a login of an account deleted since (and would not have expired yet). */
+export async function isGoneLogin(db: Kysely<Database>, tokenHashes: string[], now: number): Promise<boolean> {
+  if (tokenHashes.length === 0) return false;
+  const row = await db
+    .selectFrom('gone_logins')
+    .select('token_hash')
+    .where('token_hash', 'in', tokenHashes)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Drops the gone logins whose tokens have expired (hourly housekeeping, decision 0137). */
+export async function sweepGoneLogins(db: Kysely<Database>, now: number): Promise<number> {
+  const result = await db.deleteFrom('gone_logins').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

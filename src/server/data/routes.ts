@@ -104,7 +104,7 @@ export const dataRoutes =
       if (!(await verifyPassword(user.password_hash, request.body.password))) {
         throw badRequest('wrong_password', 'The password is wrong', 'password');
       }
-      await deleteUserEverywhere(db, user);
+      await deleteUserEverywhere(db, user, clock.now());
       await endSession(sessionContext(deps), request, reply);
       return { ok: true as const };
     });

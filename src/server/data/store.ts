@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { bumpCredentialVersion } from '../accounts/store.js';
+import { keepGoneLogins } from '../auth/sessions-store.js';
 import { isUserClientBucket, PER_CLIENT_AND_EMAIL_PREFIX, userThrottleKeys } from '../auth/throttle.js';
 import type { GoalSets } from '../../common/goal.js';
 import type { ReminderChannel } from '../../common/reminders.js';
@@ -95,12 +96,16 @@ export async function importGoals(
 export type ImportOutcome = { goals: number } | 'reused';
 
 /**
- * Removes every row that belongs to the user, in one transaction: goals and their entries (tombstones too), logins, reset links, the invites they
+ * Removes every row that belongs to the user, in one transaction: goals and their entries (tombstones too), logins (keeping only their token hashes for a while, decision 0198), reset links, the invites they
  * made (pending or not), the throttle buckets named after them and the user row. Invites they registered with stay
  * in their creators' lists as used, with `used_by` emptied (decision 0072). The deletes are spelled out rather than
  * left to ON DELETE CASCADE, so the result does not depend on SQLite's foreign_keys pragma.
  */
-export async function deleteUserEverywhere(db: Kysely<Database>, user: { id: number; email: string }): Promise<void> {
+export async function deleteUserEverywhere(
+  db: Kysely<Database>,
+  user: { id: number; email: string },
+  now: number,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     // The first write takes SQLite's write lock / the row lock on PostgreSQL, and the new credential version ends
     // a login that read the password before this transaction (decision 0061).
@@ -126,6 +131,8 @@ export async function deleteUserEverywhere(db: Kysely<Database>, user: { id: num
     await trx.deleteFrom('push_subscriptions').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('preferences').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('goals').where('user_id', '=', user.id).execute();
+    // Their other devices learn why they were logged out (decision 0198).
+    await keepGoneLogins(trx, user.id, now);
     await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('remember_tokens').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('password_resets').where('user_id', '=', user.id).execute();

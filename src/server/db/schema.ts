@@ -21,6 +21,7 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   reminder_sends: ReminderSendsTable;
   request_keys: RequestKeysTable;
+  gone_logins: GoneLoginsTable;
 }
 
 export interface UsersTable {
@@ -57,6 +58,13 @@ export interface RememberTokensTable {
   /** As on sessions. */
   credential_version: number;
   created_at: number;
+  expires_at: number;
+}
+
+/** A login of a deleted account, kept until it would have expired (decision 0198). */
+export interface GoneLoginsTable {
+  /** `sessions.token_hash` or `remember_tokens.validator_hash` of the deleted account. */
+  token_hash: string;
   expires_at: number;
 }
 

@@ -42,6 +42,8 @@ function shownKey(key: string): string {
 export const badRequest = (code: ErrorCode, message: string, field?: string) =>
   new HttpError(400, code, message, field === undefined ? {} : { field });
 export const unauthorized = (message = 'Not logged in') => new HttpError(401, 'unauthenticated', message);
+/** A login of an account deleted since: told only to whoever holds its token (decision 0198). */
+export const accountDeleted = () => new HttpError(401, 'account_deleted', 'This account was deleted');
 export const forbidden = (code: ErrorCode, message: string) => new HttpError(403, code, message);
 export const notFound = (code: ErrorCode, message: string, field?: string) =>
   new HttpError(404, code, message, field === undefined ? {} : { field });

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { sweepGoneLogins } from '../auth/sessions-store.js';
 import { sweepRefilledBuckets } from '../auth/throttle.js';
 import { HOUR } from '../clock.js';
 import type { Database } from '../db/schema.js';
@@ -13,6 +14,7 @@ export const HOUSEKEEPING_INTERVAL_MS = HOUR;
 const SWEEPS = {
   throttleBuckets: sweepRefilledBuckets,
   reminderSends: sweepPastSends,
+  goneLogins: sweepGoneLogins,
 } satisfies Record<string, (db: Kysely<Database>, now: number) => Promise<number>>;
 
 export type SweepName = keyof typeof SWEEPS;

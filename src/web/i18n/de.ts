@@ -258,6 +258,7 @@ export const de: Messages = {
   'error.amount_not_found': 'Diese Menge ist an dem Tag nicht mehr eingetragen.',
   'error.goal_not_found': 'Dieses Ziel gibt es nicht (mehr).',
   'error.not_found': 'Nicht gefunden.',
+  'error.account_deleted': 'Dieses Konto wurde gelöscht. Seine Daten sind auch von diesem Gerät entfernt.',
   'error.unauthenticated': 'Deine Sitzung ist abgelaufen. Bitte melde dich erneut an.',
   'error.forbidden': 'Das darfst du nicht.',
   'error.cross_site_request': 'Die Anfrage wurde aus Sicherheitsgründen abgelehnt.',

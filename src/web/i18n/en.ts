@@ -255,6 +255,7 @@ export const en = {
   'error.amount_not_found': 'That amount is no longer logged on this day.',
   'error.goal_not_found': 'This goal does not exist (anymore).',
   'error.not_found': 'Not found.',
+  'error.account_deleted': 'This account was deleted. Its data is gone from this device too.',
   'error.unauthenticated': 'Your session has ended. Please log in again.',
   'error.forbidden': 'You are not allowed to do this.',
   'error.cross_site_request': 'The request was refused for security reasons.',

@@ -282,6 +282,7 @@ export const pl: Messages = {
   'error.amount_not_found': 'Ta ilość nie jest już zapisana w tym dniu.',
   'error.goal_not_found': 'Ten cel nie istnieje (już).',
   'error.not_found': 'Nie znaleziono.',
+  'error.account_deleted': 'To konto zostało usunięte. Jego dane usunięto też z tego urządzenia.',
   'error.unauthenticated': 'Sesja wygasła. Zaloguj się ponownie.',
   'error.forbidden': 'Nie masz do tego uprawnień.',
   'error.cross_site_request': 'Żądanie odrzucono ze względów bezpieczeństwa.',

@@ -440,13 +440,15 @@ export class GoalStore {
   private handleFailure(op: QueuedOp, failure: unknown): boolean {
     const code = failure instanceof ApiError ? failure.code : 'network';
     const status = failure instanceof ApiError ? failure.status : 0;
-    if (code === 'network' || status >= 500 || status === 429 || code === 'unauthenticated') {
+    // A 401 (`unauthenticated`, or `account_deleted`, whose rows the session forgets, decision 0198).
+    const ended = status === 401;
+    if (code === 'network' || status >= 500 || status === 429 || ended) {
       // Not the entry's fault: keep it (and everything after it) and try again later; after a 401 the next login
       // sends it.
       this.sendFailures++;
-      if (code === 'unauthenticated') this.sessionEnded = true;
+      if (ended) this.sessionEnded = true;
       this.offline = code === 'network';
-      if (code !== 'unauthenticated') this.retryLater();
+      if (!ended) this.retryLater();
       this.emit();
       return false;
     }

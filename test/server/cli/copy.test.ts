@@ -97,11 +97,15 @@ test(
         finished_at: 2,
       })
       .execute();
+    // A deleted account leaves the hashes of its session and remember-me token for a while (decision 0198).
+    const dora = await source.register('dora@example.com');
+    assert.equal((await dora.request('DELETE', '/api/me', { password: PASSWORD })).status, 200);
     const sourceUrl = urlOf(source.deps.config.database);
     const original = await dump(sourceUrl);
     for (const table of ['preferences', 'reminders', 'push_subscriptions', 'reminder_sends']) {
       assert.equal(original[table]?.length, 1, table);
     }
+    assert.equal(original.gone_logins?.length, 2);
 
     const toPg = await steady(['copy', '--to', postgres.url], cliEnv(sourceUrl, sourceDb.dataDir));
     assert.equal(toPg.stderr, '');

@@ -12,7 +12,8 @@ import { createTestDatabase } from '../../support/database.js';
 import { freePort, startServerProcess } from '../../support/server-process.js';
 import type { TestClient } from '../../support/client.js';
 
-// Decision 0137: rows nothing can need any more (refilled throttle buckets, past reminder sends) are swept hourly.
+// Decision 0137: rows nothing can need any more (refilled throttle buckets, past reminder sends, expired logins of
+// deleted accounts, decision 0198) are swept hourly.
 
 const silentLog = { warn: () => {} };
 
@@ -86,7 +87,7 @@ test('the send rows of reminders go two days after their local date', async (t) 
     .execute();
 
   const results = await createHousekeeping(steady.deps, silentLog).run();
-  assert.deepEqual(results, { throttleBuckets: 0, reminderSends: 2 });
+  assert.deepEqual(results, { throttleBuckets: 0, reminderSends: 2, goneLogins: 0 });
   const kept = await steady.deps.db.selectFrom('reminder_sends').select('local_date').orderBy('local_date').execute();
   assert.deepEqual(
     kept.map((row) => row.local_date),
@@ -106,11 +107,12 @@ test('a failed sweep is logged and answers null instead of ending the process', 
       { db: database.db, clock: new FakeClock() },
       { warn: ({ sweep }, message) => void warnings.push({ sweep, message }) },
     );
-    assert.deepEqual(await housekeeping.run(), { throttleBuckets: null, reminderSends: null });
+    assert.deepEqual(await housekeeping.run(), { throttleBuckets: null, reminderSends: null, goneLogins: null });
     const message = 'a housekeeping sweep failed; trying again in an hour';
     assert.deepEqual(warnings, [
       { sweep: 'throttleBuckets', message },
       { sweep: 'reminderSends', message },
+      { sweep: 'goneLogins', message },
     ]);
   } finally {
     await testDatabase.drop();
