@@ -59,6 +59,7 @@ export const ERROR_CODES = [
   // Server side
   'mail_failed',
   'database_unavailable',
+  'shutting_down',
   'internal',
 ] as const;
 
