@@ -44,10 +44,14 @@ export function openServices(config: Config, options: ServiceOptions): Promise<S
 
 async function wireServices(config: Config, options: ServiceOptions): Promise<Services> {
   makeConfiguredFolder('DATA_DIR', config.dataDir, dataDirHint(config));
-  const { database, applied } = await openMigrated(config.database, {
-    onConnectionError: (error) =>
-      options.log.warn({ err: error }, 'database connection lost; reconnecting when needed'),
-  });
+  const { database, applied } = await openMigrated(
+    config.database,
+    {
+      onConnectionError: (error) =>
+        options.log.warn({ err: error }, 'database connection lost; reconnecting when needed'),
+    },
+    options.log,
+  );
   try {
     let newKeyFile: string | null = null;
     const secretKey = loadSecretKey(config, (file) => (newKeyFile = file));
@@ -86,10 +90,10 @@ function dataDirHint(config: Config): string {
  * Opens the database as requests use it and migrates it when a migration is pending (`migrateIfPending`: asked under
  * the request deadlines, so a PostgreSQL gone silent fails the start instead of holding it; decision 0172).
  */
-async function openMigrated(config: DatabaseConfig, options: Pick<OpenOptions, 'onConnectionError'>) {
+async function openMigrated(config: DatabaseConfig, options: Pick<OpenOptions, 'onConnectionError'>, log: Logger) {
   const database = await openDatabase(config, options);
   try {
-    return { database, applied: await migrateIfPending(database) };
+    return { database, applied: await migrateIfPending(database, log) };
   } catch (error) {
     await database.close();
     throw error;
