@@ -3,6 +3,13 @@ import type { Registry } from 'prom-client';
 import type { PoolStats } from '../db/open.js';
 import type { Mailer } from '../mail/mailer.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The `route` label when the path itself would not do: a family of files whose names change with each build. */
+    metricsRoute?: string;
+  }
+}
+
 /** What the code counts with; prom-client's Counter and Histogram fit it, and so does the no-op below. */
 export interface CounterOf<Label extends string> {
   inc(labels: Record<Label, string>): void;
@@ -62,13 +69,16 @@ export function countingMailer(mailer: Mailer, mails: Metrics['mails']): Mailer 
   };
 }
 
-/** Counts and times every answer by its route pattern (never the raw URL, which would make a series per id). */
+/**
+ * Counts and times every answer by its route pattern (never the raw URL, which would make a series per id), or by
+ * the route's `metricsRoute`; every path no route matches (404s, refused URLs) shares `unmatched`.
+ */
 export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
   if (metrics.registry === null) return;
   app.addHook('onResponse', async (request, reply) => {
     const labels = {
       method: request.method,
-      route: request.routeOptions.url ?? 'unmatched',
+      route: request.routeOptions.config.metricsRoute ?? request.routeOptions.url ?? 'unmatched',
       status: String(reply.statusCode),
     };
     metrics.httpRequests.inc(labels);

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import { createTestApp } from '../../support/app.js';
 import { testDatabaseKind } from '../../support/database.js';
+import { writeWebBuild } from '../../support/web-build.js';
 
 const TOKEN = 'metrics-token-0123456789';
 
@@ -70,4 +74,27 @@ test('a failed mail is counted as failed', async (t) => {
   await steady.client().post('/api/reset-request', { email: 'anna@example.com' });
   const text = (await steady.client().get('/metrics', { authorization: `Bearer ${TOKEN}` })).text;
   assert.match(text, /^steady_mails_total\{result="failed"\} 1$/m);
+});
+
+test('web app files and unknown paths are labelled by a fixed route, never by their URL', async (t) => {
+  const webRoot = await fsp.mkdtemp(path.join(os.tmpdir(), 'steady-web-'));
+  t.after(() => fsp.rm(webRoot, { recursive: true, force: true }));
+  await writeWebBuild(webRoot);
+  const steady = await createTestApp({ METRICS_TOKEN: TOKEN }, { webRoot });
+  t.after(() => steady.close());
+  const client = steady.client();
+  for (const url of ['/assets/index-AbC123.js', '/assets/app-Large1.js', '/sw.js', '/']) {
+    assert.equal((await client.get(url)).status, 200, url);
+  }
+  for (const url of ['/assets/index-Old999.js', '/no-such-page-1', '/no-such-page-2', '/api/nothing/3']) {
+    assert.equal((await client.get(url)).status, 404, url);
+  }
+
+  const text = (await client.get('/metrics', { authorization: `Bearer ${TOKEN}` })).text;
+  // Each deploy brings new hashed names: one series per file would grow until the process restarts.
+  assert.match(text, /^http_requests_total\{method="GET",route="\/assets\/\*",status="200"\} 2$/m);
+  assert.match(text, /^http_requests_total\{method="GET",route="\/sw\.js",status="200"\} 1$/m);
+  assert.match(text, /^http_requests_total\{method="GET",route="\/",status="200"\} 1$/m);
+  assert.match(text, /^http_requests_total\{method="GET",route="unmatched",status="404"\} 4$/m);
+  assert.doesNotMatch(text, /AbC123|Large1|Old999|no-such-page|nothing/);
 });
