@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { countUsers } from './accounts/store.js';
+import { lastBackupDoneAt } from './backup/store.js';
 import type { Clock } from './clock.js';
 import type { Config, DatabaseConfig } from './config.js';
 import { migrateIfPending } from './db/migrate.js';
@@ -62,7 +63,10 @@ async function wireServices(config: Config, options: ServiceOptions): Promise<Se
         'a new secret.key was made for a database that has accounts: links of invites made before cannot be shown; if the database was moved or restored, set DATA_DIR to the folder of its old secret.key (or SECRET_KEY)',
       );
     }
-    const metrics = await createMetrics(config.metricsToken !== null, database.poolStats);
+    const metrics = await createMetrics(config.metricsToken !== null, {
+      poolStats: database.poolStats,
+      ...(config.backupDir !== null && { lastBackupAt: () => lastBackupDoneAt(database.db) }),
+    });
     const deps: AppDeps = {
       config,
       db: database.db,

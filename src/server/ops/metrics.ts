@@ -46,11 +46,18 @@ export const NO_METRICS: Metrics = {
   collectProcessMetrics() {},
 };
 
+/** What the metrics read when scraped rather than count. */
+export interface MetricSources {
+  poolStats: () => PoolStats | null;
+  /** The newest finished backup's time in ms (null before the first); absent when BACKUP_DIR is not set. */
+  lastBackupAt?: () => Promise<number | null>;
+}
+
 /** Real metrics when they will be served (`enabled`), else NO_METRICS. */
-export async function createMetrics(enabled: boolean, poolStats: () => PoolStats | null): Promise<Metrics> {
+export async function createMetrics(enabled: boolean, sources: MetricSources): Promise<Metrics> {
   if (!enabled) return NO_METRICS;
   const { prometheusMetrics } = await import('./prometheus-metrics.js');
-  return prometheusMetrics(poolStats);
+  return prometheusMetrics(sources);
 }
 
 /** Counts every mail by its outcome; the mailer's own behaviour is unchanged. */

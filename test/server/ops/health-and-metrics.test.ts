@@ -3,6 +3,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { BackupScheduler } from '../../../src/server/backup/scheduler.js';
 import { createTestApp } from '../../support/app.js';
 import { testDatabaseKind } from '../../support/database.js';
 import { writeWebBuild } from '../../support/web-build.js';
@@ -64,6 +65,7 @@ test('with METRICS_TOKEN: 401 without or with a wrong token; Prometheus text wit
   assert.match(text, /^nodejs_eventloop_lag_p99_seconds \d/m);
   assert.match(text, /^steady_mails_total\{result="sent"\} 1$/m);
   assert.match(text, /^# TYPE steady_reminders_total counter$/m);
+  assert.doesNotMatch(text, /steady_backup/, 'no backup gauge without BACKUP_DIR');
   if (testDatabaseKind() === 'postgres') assert.match(text, /^steady_db_pool_connections\{state="total"\} \d+$/m);
 });
 
@@ -97,4 +99,25 @@ test('web app files and unknown paths are labelled by a fixed route, never by th
   assert.match(text, /^http_requests_total\{method="GET",route="\/",status="200"\} 1$/m);
   assert.match(text, /^http_requests_total\{method="GET",route="unmatched",status="404"\} 4$/m);
   assert.doesNotMatch(text, /AbC123|Large1|Old999|no-such-page|nothing/);
+});
+
+test('with BACKUP_DIR: the time of the newest finished backup, 0 before the first', { timeout: 60_000 }, async (t) => {
+  const backupDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'steady-backups-'));
+  t.after(() => fsp.rm(backupDir, { recursive: true, force: true }));
+  const steady = await createTestApp({ METRICS_TOKEN: TOKEN, BACKUP_DIR: backupDir });
+  t.after(() => steady.close());
+  const scrape = async () => (await steady.client().get('/metrics', { authorization: `Bearer ${TOKEN}` })).text;
+  assert.match(await scrape(), /^steady_backup_last_success_timestamp_seconds 0$/m);
+
+  const scheduler = new BackupScheduler({
+    db: steady.deps.db,
+    clock: steady.clock,
+    database: steady.deps.config.database,
+    backupDir,
+    timeZone: 'UTC',
+    log: { info: () => undefined, error: (details) => assert.fail(JSON.stringify(details)) },
+  });
+  assert.notEqual(await scheduler.check(), null);
+  const written = Math.floor(steady.clock.now() / 1000);
+  assert.match(await scrape(), new RegExp(`^steady_backup_last_success_timestamp_seconds ${written}$`, 'm'));
 });
