@@ -22,6 +22,7 @@ import { installRequestMetrics } from './ops/metrics.js';
 import { opsRoutes } from './ops/ops-routes.js';
 import { pushRoutes } from './push/routes.js';
 import { reminderRoutes } from './reminders/routes.js';
+import { refuseRequestsWhileClosing } from './shutdown.js';
 import { resetRoutes } from './accounts/reset-routes.js';
 import { webAppRoutes } from './web-app.js';
 
@@ -57,6 +58,8 @@ export async function buildApp(
     connectionTimeout: slowClientTimeoutMs,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // Its fixed body lacks our `code` and Retry-After; refuseRequestsWhileClosing answers instead (decision 0196).
+    return503OnClosing: false,
     // Malformed URLs are refused before routing; this keeps even that answer in our `{ error, code }` shape.
     frameworkErrors: frameworkErrorAnswer(deps.config.secureCookies),
     // Each route's validators and serializers are compiled on its first use, not at start (decision 0059).
@@ -70,6 +73,7 @@ export async function buildApp(
   installRequestMetrics(app, deps.metrics);
   installJsonBodyParser(app);
   installSecurityHeaders(app, deps.config.secureCookies);
+  refuseRequestsWhileClosing(app);
   installCsrfGuard(app, deps.config.baseUrl);
   await app.register(cookie);
   installAuth(app, deps);

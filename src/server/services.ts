@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { countUsers } from './accounts/store.js';
+import { lastBackupDoneAt } from './backup/store.js';
 import type { Clock } from './clock.js';
 import type { Config, DatabaseConfig } from './config.js';
 import { migrateIfPending } from './db/migrate.js';
@@ -44,10 +45,14 @@ export function openServices(config: Config, options: ServiceOptions): Promise<S
 
 async function wireServices(config: Config, options: ServiceOptions): Promise<Services> {
   makeConfiguredFolder('DATA_DIR', config.dataDir, dataDirHint(config));
-  const { database, applied } = await openMigrated(config.database, {
-    onConnectionError: (error) =>
-      options.log.warn({ err: error }, 'database connection lost; reconnecting when needed'),
-  });
+  const { database, applied } = await openMigrated(
+    config.database,
+    {
+      onConnectionError: (error) =>
+        options.log.warn({ err: error }, 'database connection lost; reconnecting when needed'),
+    },
+    options.log,
+  );
   try {
     let newKeyFile: string | null = null;
     const secretKey = loadSecretKey(config, (file) => (newKeyFile = file));
@@ -58,7 +63,10 @@ async function wireServices(config: Config, options: ServiceOptions): Promise<Se
         'a new secret.key was made for a database that has accounts: links of invites made before cannot be shown; if the database was moved or restored, set DATA_DIR to the folder of its old secret.key (or SECRET_KEY)',
       );
     }
-    const metrics = await createMetrics(config.metricsToken !== null, database.poolStats);
+    const metrics = await createMetrics(config.metricsToken !== null, {
+      poolStats: database.poolStats,
+      ...(config.backupDir !== null && { lastBackupAt: () => lastBackupDoneAt(database.db) }),
+    });
     const deps: AppDeps = {
       config,
       db: database.db,
@@ -86,10 +94,10 @@ function dataDirHint(config: Config): string {
  * Opens the database as requests use it and migrates it when a migration is pending (`migrateIfPending`: asked under
  * the request deadlines, so a PostgreSQL gone silent fails the start instead of holding it; decision 0172).
  */
-async function openMigrated(config: DatabaseConfig, options: Pick<OpenOptions, 'onConnectionError'>) {
+async function openMigrated(config: DatabaseConfig, options: Pick<OpenOptions, 'onConnectionError'>, log: Logger) {
   const database = await openDatabase(config, options);
   try {
-    return { database, applied: await migrateIfPending(database) };
+    return { database, applied: await migrateIfPending(database, log) };
   } catch (error) {
     await database.close();
     throw error;

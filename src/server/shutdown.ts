@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { shuttingDown } from './http/errors.js';
 
 /** How long requests in flight may take to finish after SIGTERM/SIGINT before their connections are cut. */
 export const DRAIN_TIMEOUT_MS = 10_000;
@@ -49,4 +50,20 @@ export function gracefulShutdown({
     }
     exit(code);
   };
+}
+
+/**
+ * Once `app.close()` began, a request that still arrives (pipelined, or on a keep-alive connection busy at the
+ * signal) is answered 503 `shutting_down` with Retry-After in the error shape every other refusal has; Fastify's own
+ * `return503OnClosing` answer has neither (decision 0196). Requests already past this hook run to their end.
+ */
+export function refuseRequestsWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? shuttingDown() : undefined);
+  });
 }

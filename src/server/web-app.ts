@@ -68,7 +68,9 @@ export const webAppRoutes =
     }
     for (const file of listWebFiles(deps.webRoot)) {
       const handler = fileHandler(file);
-      app.get(file.urlPath, { config: { auth: 'none' } }, handler);
+      // Hashed names change with each build: one `route` label for them all keeps /metrics from growing (0197).
+      const metricsRoute = file.cacheControl === IMMUTABLE ? '/assets/*' : file.urlPath;
+      app.get(file.urlPath, { config: { auth: 'none', metricsRoute } }, handler);
       if (file.urlPath === '/index.html') app.get('/', { config: { auth: 'none' } }, handler);
     }
   };

@@ -60,6 +60,7 @@ export const ERROR_CODES = [
   // Server side
   'mail_failed',
   'database_unavailable',
+  'shutting_down',
   'internal',
 ] as const;
 

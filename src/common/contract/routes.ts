@@ -37,7 +37,8 @@ interface RouteSpec<B, P, R extends TSchema, E extends number, O extends Record<
 /**
  * Statuses any route of a kind can answer: 400 (a malformed URL is refused before routing; a body that is not
  * valid JSON or holds a NUL), 500 (unexpected failure); with a body 403 (CSRF guard), 413 (too large), 415 (not
- * JSON); with a required session 401; when it uses the database 503 `database_unavailable` (with Retry-After).
+ * JSON); with a required session 401; when it uses the database 503 `database_unavailable` (with Retry-After). A
+ * server shutting down answers any request still arriving 503 `shutting_down` (with Retry-After; decision 0196).
  */
 export function commonStatuses(method: Method, auth: RouteAuth, usesDatabase = true): number[] {
   const statuses = [400, 500];
@@ -58,7 +59,7 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'The Idempotency-Key came earlier with another request body',
   429: 'Too many attempts (Retry-After says when to try again)',
   500: 'Unexpected failure',
-  503: 'The database is unavailable right now (Retry-After says when to try again)',
+  503: 'The database is unavailable right now, or the server is shutting down (Retry-After says when to try again)',
 };
 
 type ErrorAnswers<E extends number> = { [K in E]: typeof ErrorBody };

@@ -36,3 +36,12 @@ export async function finishBackupDay(db: Kysely<Database>, day: string, now: nu
 export async function releaseBackupDay(db: Kysely<Database>, day: string): Promise<void> {
   await db.deleteFrom('backup_runs').where('day', '=', day).where('done_at', 'is', null).execute();
 }
+
+/** When the newest finished backup (by any process) was written, in ms since the epoch; null before the first. */
+export async function lastBackupDoneAt(db: Kysely<Database>): Promise<number | null> {
+  const row = await db
+    .selectFrom('backup_runs')
+    .select((eb) => eb.fn.max('done_at').as('last'))
+    .executeTakeFirst();
+  return row?.last == null ? null : Number(row.last);
+}

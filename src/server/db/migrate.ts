@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import type { Logger } from 'pino';
 import type { DialectName } from './dialect.js';
 import { appliedMigrationNames } from './migration-store.js';
 import { migrations } from './migrations/index.js';
@@ -8,14 +9,20 @@ import type { DatabaseHandle } from './open.js';
 export const MIGRATION_LOCK_KEY = 0x737465616479;
 
 /**
+ * How long a start waits for the migration lock before it logs that it waits: a start that prints nothing and does
+ * not answer /healthz looks hung, while another process's migration usually takes well under a second.
+ */
+export const LOCK_WAIT_NOTICE_MS = 1_000;
+
+/**
  * Migrates `handle`'s database when a migration is pending, without the request deadlines (`patiently`): one may run
  * long, or wait for another process's (decision 0051). Whether one is pending is asked under the request deadlines
  * first, so that a PostgreSQL that accepts the connection and then goes silent fails every start and every CLI
  * command within the query deadline instead of holding it forever (decision 0172). Returns the migrations applied.
  */
-export async function migrateIfPending(handle: DatabaseHandle): Promise<string[]> {
+export async function migrateIfPending(handle: DatabaseHandle, log?: Logger): Promise<string[]> {
   if (!(await migrationsPending(handle.db))) return [];
-  return handle.patiently((db) => migrateToLatest(db, handle.dialect));
+  return handle.patiently((db) => migrateToLatest(db, handle.dialect, log));
 }
 
 /**
@@ -33,17 +40,34 @@ async function migrationsPending(db: Kysely<any>): Promise<boolean> {
  * whole run, including creating Kysely's bookkeeping tables, holds an advisory lock, so processes starting at once
  * run it one after the other and the later ones find nothing to do (decision 0051). SQLite's write lock does the
  * same there. Run it on a `patient` database handle: waiting for the lock takes as long as the other's migrations.
+ * With `log`, a wait for the lock beyond LOCK_WAIT_NOTICE_MS is logged, and so is its end.
  */
-export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName, log?: Logger): Promise<string[]> {
   if (dialect !== 'postgres') return applyMigrations(db, dialect);
   return db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    await saidWhenLong(sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection), log);
     try {
       return await applyMigrations(connection, dialect);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
     }
   });
+}
+
+async function saidWhenLong<T>(locked: Promise<T>, log: Logger | undefined): Promise<T> {
+  const started = Date.now();
+  let said = false;
+  const notice = setTimeout(() => {
+    said = true;
+    log?.info("waiting for another process's migration (lock held)");
+  }, LOCK_WAIT_NOTICE_MS);
+  try {
+    const result = await locked;
+    if (said) log?.info({ waitedMs: Date.now() - started }, "another process's migration is done; going on");
+    return result;
+  } finally {
+    clearTimeout(notice);
+  }
 }
 
 async function applyMigrations(db: Kysely<any>, dialect: DialectName): Promise<string[]> {

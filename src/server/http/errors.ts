@@ -56,6 +56,12 @@ export const databaseUnavailable = () =>
     headers: { 'retry-after': '5' },
   });
 
+/** The server is stopping (a restart or deploy): the next process answers in a moment. */
+export const shuttingDown = () =>
+  new HttpError(503, 'shutting_down', 'The server is shutting down, please try again shortly', {
+    headers: { 'retry-after': '5' },
+  });
+
 export function tooManyRequests(retryAfterSeconds: number, message = 'Too many attempts, try again later'): HttpError {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   return new HttpError(429, 'too_many_attempts', `${message} (in ${seconds} s)`, {

@@ -3,6 +3,13 @@ import type { Registry } from 'prom-client';
 import type { PoolStats } from '../db/open.js';
 import type { Mailer } from '../mail/mailer.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The `route` label when the path itself would not do: a family of files whose names change with each build. */
+    metricsRoute?: string;
+  }
+}
+
 /** What the code counts with; prom-client's Counter and Histogram fit it, and so does the no-op below. */
 export interface CounterOf<Label extends string> {
   inc(labels: Record<Label, string>): void;
@@ -39,11 +46,18 @@ export const NO_METRICS: Metrics = {
   collectProcessMetrics() {},
 };
 
+/** What the metrics read when scraped rather than count. */
+export interface MetricSources {
+  poolStats: () => PoolStats | null;
+  /** The newest finished backup's time in ms (null before the first); absent when BACKUP_DIR is not set. */
+  lastBackupAt?: () => Promise<number | null>;
+}
+
 /** Real metrics when they will be served (`enabled`), else NO_METRICS. */
-export async function createMetrics(enabled: boolean, poolStats: () => PoolStats | null): Promise<Metrics> {
+export async function createMetrics(enabled: boolean, sources: MetricSources): Promise<Metrics> {
   if (!enabled) return NO_METRICS;
   const { prometheusMetrics } = await import('./prometheus-metrics.js');
-  return prometheusMetrics(poolStats);
+  return prometheusMetrics(sources);
 }
 
 /** Counts every mail by its outcome; the mailer's own behaviour is unchanged. */
@@ -62,13 +76,16 @@ export function countingMailer(mailer: Mailer, mails: Metrics['mails']): Mailer 
   };
 }
 
-/** Counts and times every answer by its route pattern (never the raw URL, which would make a series per id). */
+/**
+ * Counts and times every answer by its route pattern (never the raw URL, which would make a series per id), or by
+ * the route's `metricsRoute`; every path no route matches (404s, refused URLs) shares `unmatched`.
+ */
 export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
   if (metrics.registry === null) return;
   app.addHook('onResponse', async (request, reply) => {
     const labels = {
       method: request.method,
-      route: request.routeOptions.url ?? 'unmatched',
+      route: request.routeOptions.config.metricsRoute ?? request.routeOptions.url ?? 'unmatched',
       status: String(reply.statusCode),
     };
     metrics.httpRequests.inc(labels);

@@ -1,12 +1,11 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { PoolStats } from '../db/open.js';
-import type { Metrics } from './metrics.js';
+import type { MetricSources, Metrics } from './metrics.js';
 
 /**
  * Metrics on a prom-client registry, one per app (tests build many apps in one process). Loaded only when
  * METRICS_TOKEN is set: prom-client and its default metrics cost a twenty-fifth of the start time (decision 0059).
  */
-export function prometheusMetrics(poolStats: () => PoolStats | null): Metrics {
+export function prometheusMetrics({ poolStats, lastBackupAt }: MetricSources): Metrics {
   const registry = new Registry();
   const httpRequests = new Counter({
     name: 'http_requests_total',
@@ -46,6 +45,20 @@ export function prometheusMetrics(poolStats: () => PoolStats | null): Metrics {
       this.set({ state: 'waiting' }, stats.waiting);
     },
   });
+  if (lastBackupAt) {
+    // Read from the database at each scrape: with several processes, the one that wrote the backup may not be the
+    // one scraped. 0 before the first backup, so an alert on its age fires for a backup that never ran (0197).
+    new Gauge({
+      name: 'steady_backup_last_success_timestamp_seconds',
+      help: 'When the newest scheduled backup into BACKUP_DIR finished (Unix time; 0 before the first)',
+      registers: [registry],
+      async collect() {
+        // During a database outage the gauge keeps its last value: /metrics must still answer then.
+        const last = await lastBackupAt().catch(() => undefined);
+        if (last !== undefined) this.set(last === null ? 0 : Math.floor(last / 1000));
+      },
+    });
+  }
   let collecting = false;
   return {
     registry,

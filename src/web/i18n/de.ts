@@ -295,5 +295,6 @@ export const de: Messages = {
   'error.internal': 'Auf dem Server ist etwas schiefgegangen. Bitte versuche es erneut.',
   'error.database_unavailable':
     'Der Server erreicht seine Datenbank gerade nicht. Bitte versuche es gleich noch einmal.',
+  'error.shutting_down': 'Der Server startet gerade neu. Bitte versuche es gleich noch einmal.',
   'error.unknown': 'Etwas ist schiefgegangen. Bitte versuche es erneut.',
 };

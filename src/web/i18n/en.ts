@@ -285,5 +285,6 @@ export const en = {
   'error.entry_id_conflict': 'This entry id was already used for another goal, day or amount.',
   'error.internal': 'Something went wrong on the server. Please try again.',
   'error.database_unavailable': 'The server cannot reach its database right now. Please try again in a moment.',
+  'error.shutting_down': 'The server is restarting. Please try again in a moment.',
   'error.unknown': 'Something went wrong. Please try again.',
 } as const;

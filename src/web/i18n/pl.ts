@@ -312,5 +312,6 @@ export const pl: Messages = {
   'error.entry_id_conflict': 'Ten identyfikator wpisu został już użyty dla innego celu, dnia lub ilości.',
   'error.internal': 'Coś poszło nie tak na serwerze. Spróbuj ponownie.',
   'error.database_unavailable': 'Serwer nie może teraz połączyć się z bazą danych. Spróbuj ponownie za chwilę.',
+  'error.shutting_down': 'Serwer jest właśnie uruchamiany ponownie. Spróbuj ponownie za chwilę.',
   'error.unknown': 'Coś poszło nie tak. Spróbuj ponownie.',
 };

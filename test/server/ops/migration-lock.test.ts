@@ -3,11 +3,12 @@ import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import pg from 'pg';
 import { parseDatabaseUrl } from '../../../src/server/config.js';
-import { MIGRATION_LOCK_KEY, migrateToLatest } from '../../../src/server/db/migrate.js';
+import { LOCK_WAIT_NOTICE_MS, MIGRATION_LOCK_KEY, migrateToLatest } from '../../../src/server/db/migrate.js';
 import { migrations } from '../../../src/server/db/migrations/index.js';
 import { DATABASE_TIMEOUTS, openDatabase } from '../../../src/server/db/open.js';
 import { projectRoot } from '../../../src/server/paths.js';
 import { createTestDatabase } from '../../support/database.js';
+import { freePort, startServerProcess } from '../../support/server-process.js';
 
 function migrateProcess(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -76,6 +77,40 @@ test(
       assert.deepEqual(await migrating, Object.keys(migrations));
     } finally {
       await Promise.all([other.end(), ordinary.close(), patient.close()]);
+    }
+  },
+);
+
+test(
+  "a server start waiting for another process's migration says so, and says when it goes on",
+  { timeout: 60_000 },
+  async (t) => {
+    const database = await createTestDatabase('postgres');
+    t.after(() => database.drop());
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    const port = await freePort();
+    const server = startServerProcess({
+      DATABASE_URL: database.url,
+      DATA_DIR: database.dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      BASE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'info',
+    });
+    try {
+      const started = Date.now();
+      await server.waitForLine((line) => line.msg === "waiting for another process's migration (lock held)", 10_000);
+      assert.ok(Date.now() - started >= LOCK_WAIT_NOTICE_MS, 'said only after a moment of waiting');
+      await other.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      const goingOn = await server.waitForLine((line) => line.msg === "another process's migration is done; going on");
+      assert.ok(goingOn.waitedMs >= LOCK_WAIT_NOTICE_MS, String(goingOn.waitedMs));
+      await server.waitForLine((line) => typeof line.inviteUrl === 'string');
+    } finally {
+      server.kill();
+      await server.exited;
+      await other.end();
     }
   },
 );
