@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { apiFromPage, chromiumAvailable, cliInvite, launchBrowser, startServer } from './support.js';
+import { apiFromPage, chromiumAvailable, cliInvite, registerOnForm, serverAndBrowser } from './support.js';
 
 const ADMIN = 'admin@example.com';
 const PASSWORD = 'correct horse 1';
@@ -34,10 +34,7 @@ const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id
 
 test('a field error is an alert when its field already has the focus, and only its description when the focus moves there', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const server = await startServer(ADMIN);
-  t.after(() => server.stop());
-  const browser = await launchBrowser();
-  t.after(() => browser.close());
+  const { server, browser } = await serverAndBrowser(t, ADMIN);
   const page = await (await browser.newContext({ locale: 'en-GB' })).newPage();
   await page.goto(await cliInvite(server));
   await page.getByRole('heading', { name: 'Create your account' }).waitFor();
@@ -73,16 +70,10 @@ test('a field error is an alert when its field already has the focus, and only i
 
 test('revoking an invite by keyboard moves the focus to the next Revoke button, then to the list heading', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const server = await startServer(ADMIN);
-  t.after(() => server.stop());
-  const browser = await launchBrowser();
-  t.after(() => browser.close());
+  const { server, browser } = await serverAndBrowser(t, ADMIN);
   const page = await (await browser.newContext({ locale: 'en-GB' })).newPage();
   await page.goto(await cliInvite(server));
-  await page.locator('#email').fill('kim@example.com');
-  await page.locator('#password').fill(PASSWORD);
-  await page.keyboard.press('Enter');
-  await page.locator('nav').waitFor();
+  await registerOnForm(page, 'kim@example.com', PASSWORD);
   for (const note of ['for Ann', 'for Ben']) {
     assert.equal((await apiFromPage(page, 'POST', '/api/invite', { note })).status, 200);
   }
@@ -104,10 +95,7 @@ test('revoking an invite by keyboard moves the focus to the next Revoke button, 
 
 test('names on the administrator’s list keep their own direction, isolated from the text beside them', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const server = await startServer(ADMIN);
-  t.after(() => server.stop());
-  const browser = await launchBrowser();
-  t.after(() => browser.close());
+  const { server, browser } = await serverAndBrowser(t, ADMIN);
   const page = await (await browser.newContext({ locale: 'en-GB' })).newPage();
   for (const [email, name] of [
     ['hebrew@example.com', 'שלום עליכם 6'],
@@ -122,10 +110,7 @@ test('names on the administrator’s list keep their own direction, isolated fro
     assert.equal(answer.status, 200);
   }
   await page.goto(await cliInvite(server));
-  await page.locator('#email').fill(ADMIN);
-  await page.locator('#password').fill(PASSWORD);
-  await page.keyboard.press('Enter');
-  await page.locator('nav').waitFor();
+  await registerOnForm(page, ADMIN, PASSWORD);
   await page.goto(`${server.baseUrl}/#/admin`);
   await page.locator('table.users').waitFor();
 
@@ -147,16 +132,10 @@ test('names on the administrator’s list keep their own direction, isolated fro
 
 test('a success message goes when another form on the Settings page is submitted', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const server = await startServer(ADMIN);
-  t.after(() => server.stop());
-  const browser = await launchBrowser();
-  t.after(() => browser.close());
+  const { server, browser } = await serverAndBrowser(t, ADMIN);
   const page = await (await browser.newContext({ locale: 'en-GB' })).newPage();
   await page.goto(await cliInvite(server));
-  await page.locator('#email').fill('lea@example.com');
-  await page.locator('#password').fill(PASSWORD);
-  await page.keyboard.press('Enter');
-  await page.locator('nav').waitFor();
+  await registerOnForm(page, 'lea@example.com', PASSWORD);
   await page.goto(`${server.baseUrl}/#/settings`);
 
   await page.getByRole('button', { name: 'Log out everywhere else' }).click();

@@ -14,6 +14,7 @@ import {
   chromiumAvailable,
   cliInvite,
   launchBrowser,
+  registerOnForm,
   type RunningServer,
   serverAndBrowser,
   startServer,
@@ -228,13 +229,6 @@ test(
 );
 
 /** Registers as `email` on the invite form the page shows, and waits for the logged-in app. */
-async function registerOnForm(page: Page, email: string): Promise<void> {
-  await page.locator('#email').fill(email);
-  await page.locator('#password').fill(PASSWORD);
-  await page.locator('button[type=submit]').click();
-  await page.locator('nav').waitFor();
-}
-
 /** Every field named by its placeholder alone shows it whole: cut, it no longer says what the field is for. */
 async function assertPlaceholdersWhole(page: Page, where: string): Promise<void> {
   const fields = page.locator('input[placeholder]:visible');
@@ -263,7 +257,7 @@ test('on a 320 px phone in German and Polish (and at 200 % text), the header, pl
     await page.locator('#email').waitFor();
     // Beside the language picker the name broke into "Stead y", and its label into "Języ k".
     await assertOnOneLine(page, '.brand, .top .language label', where('register'), 'header words');
-    await registerOnForm(page, `narrow-${locale}@example.com`);
+    await registerOnForm(page, `narrow-${locale}@example.com`, PASSWORD);
     // The same phone at 200 % text is 160 px wide: "Abmelden" broke into "Ab/mel/den", "Log out" a letter a line.
     await page.setViewportSize({ width: 160, height: 640 });
     await assertOnOneLine(page, '.brand, .top-bar > .link-button', where('at 200 % text'), 'header words');
@@ -323,7 +317,7 @@ test('at 360 px in German, the goal page never breaks a number: the summary’s 
   const context = await browser.newContext({ locale: 'de', viewport: { width: 360, height: 800 } });
   const page = await context.newPage();
   await page.goto(await cliInvite(server));
-  await registerOnForm(page, 'zahlen@example.com');
+  await registerOnForm(page, 'zahlen@example.com', PASSWORD);
 
   // A total of 136 billion of 3.6 trillion, and on today entries of a billion and a thousand, with a long unit.
   const today = localDateKey(new Date());
@@ -357,7 +351,7 @@ test('in German at 360 px and at 200 % text, Today’s upcoming and finished goa
   const context = await browser.newContext({ locale: 'de', viewport: { width: 360, height: 800 } });
   const page = await context.newPage();
   await page.goto(await cliInvite(server));
-  await registerOnForm(page, 'heute-zahlen@example.com');
+  await registerOnForm(page, 'heute-zahlen@example.com', PASSWORD);
 
   // Finished: 3.703.703,5 of 45.061.622,5 pages; upcoming: starts in 1.200 days.
   const today = localDateKey(new Date());
@@ -451,7 +445,7 @@ test(
       const page = await context.newPage();
       const where = (name: string) => `${locale} 360 px, 200 % text, ${name}`;
       await page.goto(await cliInvite(server));
-      await registerOnForm(page, `gross-${locale}@example.com`);
+      await registerOnForm(page, `gross-${locale}@example.com`, PASSWORD);
       const name = 'Donaudampfschifffahrtsgesellschaftskapitänsmütze tragen jeden Tag!';
       const long = {
         name,

@@ -190,12 +190,23 @@ export async function assertNoAxeViolations(page: Page, where: string): Promise<
 }
 
 /** A fresh server and browser for one test, both stopped when it ends. */
-export async function serverAndBrowser(t: TestContext): Promise<{ server: RunningServer; browser: Browser }> {
-  const server = await startServer('nobody@example.com');
+export async function serverAndBrowser(
+  t: TestContext,
+  adminEmail = 'nobody@example.com',
+): Promise<{ server: RunningServer; browser: Browser }> {
+  const server = await startServer(adminEmail);
   t.after(() => server.stop());
   const browser = await launchBrowser();
   t.after(() => browser.close());
   return { server, browser };
+}
+
+/** Fills the registration form an invite link opened, submits it, and waits for the app behind it. */
+export async function registerOnForm(page: Page, email: string, password: string): Promise<void> {
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(password);
+  await page.locator('button[type=submit]').click();
+  await page.locator('nav').waitFor();
 }
 
 function freePort(): Promise<number> {

@@ -24,42 +24,41 @@ function refusalsLogged(memory: ReturnType<typeof memoryLogger>) {
   return memory.lines().filter((line) => line.msg === 'reset mail: the mail server refused it; answered {ok:true}');
 }
 
-test('a mail server that refuses the message: the known address answers as an unknown one, no link is left, the log says why', async (t) => {
-  const refusing = await startSmtpReceiver({ refuse: true });
-  const memory = memoryLogger();
-  const steady = await createTestApp({ SMTP_URL: refusing.url }, { log: memory.log });
-  t.after(async () => {
-    await steady.close();
-    await refusing.close();
+const REFUSALS = [
+  {
+    title:
+      'a mail server that refuses the message: the known address answers as an unknown one, no link is left, the log says why',
+    receiver: { refuse: true },
+    responseCode: 550,
+  },
+  {
+    title: 'a recipient the mail server refuses (501) answers as an unknown address does (decision 0194)',
+    receiver: { refuseRecipients: ['anna@example.com'] },
+    responseCode: 501,
+  },
+];
+
+for (const { title, receiver, responseCode } of REFUSALS) {
+  test(title, async (t) => {
+    const refusing = await startSmtpReceiver(receiver);
+    const memory = memoryLogger();
+    const steady = await createTestApp({ SMTP_URL: refusing.url }, { log: memory.log });
+    t.after(async () => {
+      await steady.close();
+      await refusing.close();
+    });
+    await steady.register('anna@example.com');
+
+    const answers = await knownAndUnknown(steady, 'anna@example.com', 'nobody@example.com');
+    assert.equal(answers.known.status, 200);
+    assert.equal(answers.known.text, answers.unknown.text);
+    assert.equal(await pendingResets(steady), 0);
+    assert.equal(refusing.mails.length, 0);
+    const [logged] = refusalsLogged(memory);
+    assert.equal(logged.level, 50);
+    assert.equal(logged.err.responseCode, responseCode);
   });
-  await steady.register('anna@example.com');
-
-  const answers = await knownAndUnknown(steady, 'anna@example.com', 'nobody@example.com');
-  assert.equal(answers.known.status, 200);
-  assert.equal(answers.known.text, answers.unknown.text);
-  assert.equal(await pendingResets(steady), 0);
-  assert.equal(refusing.mails.length, 0);
-  const [logged] = refusalsLogged(memory);
-  assert.equal(logged.level, 50);
-  assert.equal(logged.err.responseCode, 550);
-});
-
-test('a recipient the mail server refuses (501) answers as an unknown address does (decision 0194)', async (t) => {
-  const refusing = await startSmtpReceiver({ refuseRecipients: ['anna@example.com'] });
-  const memory = memoryLogger();
-  const steady = await createTestApp({ SMTP_URL: refusing.url }, { log: memory.log });
-  t.after(async () => {
-    await steady.close();
-    await refusing.close();
-  });
-  await steady.register('anna@example.com');
-
-  const answers = await knownAndUnknown(steady, 'anna@example.com', 'nobody@example.com');
-  assert.equal(answers.known.status, 200);
-  assert.equal(answers.known.text, answers.unknown.text);
-  assert.equal(await pendingResets(steady), 0);
-  assert.equal(refusalsLogged(memory)[0].err.responseCode, 501);
-});
+}
 
 test('an account registered before decision 0194 with a..b@ logs in, and its reset request gives nothing away', async (t) => {
   const memory = memoryLogger();
