@@ -475,6 +475,8 @@ test(
 
       await visit(page, `#/goal/${made.body.id}`, 'Donau');
       await page.locator('.chart-values').waitFor();
+      // The reminder panel is a chunk of its own: measured while it still says "loading", the two sizes differ.
+      await page.locator('#reminder-time').waitFor();
       // A calendar day's number is as large as its cell allows (min(0.8rem, 50cqi)): at 200 % the cell decides.
       await assertTextDoubles(context, page, where('goal'), '.heatmap');
       await page.screenshot({ path: `test-results/screenshots/${locale}-font-200-goal.png` });
