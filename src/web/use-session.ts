@@ -65,11 +65,7 @@ export function useSession() {
         // /api/me says only "not logged in" (the spec's `{ ok: false }`). A device that knew a user asks a route that
         // says why, once (`me` goes below): an account deleted elsewhere leaves nothing here (decision 0198).
         const known = await idbGet<Me>('copy', 'me').catch(() => undefined);
-        const gone =
-          !!known &&
-          (await api
-            .goals()
-            .catch((failure: unknown) => failure instanceof ApiError && failure.code === 'account_deleted')) === true;
+        const gone = known !== undefined && (await accountDeletedElsewhere());
         if (gone) await idbForgetUser(known.id).catch(() => undefined);
         setSession({ state: 'out', gone });
         void idbDelete('copy', ['me']).catch(() => undefined);
@@ -153,4 +149,12 @@ export function useSession() {
   }, []);
 
   return { session, locale, applyLocale, loadMe, setMe, changeLocale, logout };
+}
+
+/** Whether a route that needs the session answers that its account was deleted (decision 0198). */
+function accountDeletedElsewhere(): Promise<boolean> {
+  return api.goals().then(
+    () => false,
+    (failure: unknown) => failure instanceof ApiError && failure.code === 'account_deleted',
+  );
 }

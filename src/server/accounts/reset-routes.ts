@@ -78,9 +78,11 @@ export const resetRoutes =
       } catch (error) {
         // The link never reached anyone, so it must not stay usable.
         await deleteResetBySelector(db, selector);
-        if (!(error instanceof MailRefusedError)) failMail(error, log);
-        log.error({ err: error, userId: user.id }, 'reset mail: the mail server refused it; answered {ok:true}');
-        return false;
+        if (error instanceof MailRefusedError) {
+          log.error({ err: error, userId: user.id }, 'reset mail: the mail server refused it; answered {ok:true}');
+          return false;
+        }
+        failMail(error, log);
       }
     }
 

@@ -50,17 +50,16 @@ export const notFound = (code: ErrorCode, message: string, field?: string) =>
 export const conflict = (code: ErrorCode, message: string, field?: string) =>
   new HttpError(409, code, message, field === undefined ? {} : { field });
 
+/** A 503 the client may retry in a moment, as Retry-After says. */
+const tryAgainShortly = (code: ErrorCode, message: string) =>
+  new HttpError(503, code, `${message}, please try again shortly`, { headers: { 'retry-after': '5' } });
+
 /** The database cannot serve now (unreachable, busy beyond its timeout, disk full): retry in a moment. */
 export const databaseUnavailable = () =>
-  new HttpError(503, 'database_unavailable', 'The database is unavailable right now, please try again shortly', {
-    headers: { 'retry-after': '5' },
-  });
+  tryAgainShortly('database_unavailable', 'The database is unavailable right now');
 
 /** The server is stopping (a restart or deploy): the next process answers in a moment. */
-export const shuttingDown = () =>
-  new HttpError(503, 'shutting_down', 'The server is shutting down, please try again shortly', {
-    headers: { 'retry-after': '5' },
-  });
+export const shuttingDown = () => tryAgainShortly('shutting_down', 'The server is shutting down');
 
 export function tooManyRequests(retryAfterSeconds: number, message = 'Too many attempts, try again later'): HttpError {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));

@@ -400,8 +400,10 @@ export class GoalStore {
     for (const { user_id, tab = 'old' } of await idbAll<QueuedOp>('outbox').catch(() => [])) {
       if (user_id !== this.userId || tab === this.tab || this.watched.has(tab)) continue;
       this.watched.add(tab);
-      // The lock stays held while the rows change hands: a third tab waiting for it finds them taken.
-      await (locks ? void locks.request(tab, () => this.claim(tab)) : this.claim(tab));
+      // The lock stays held while the rows change hands: a third tab waiting for it finds them taken. Not awaited: a
+      // running tab's lock comes free only when it goes.
+      if (locks) void locks.request(tab, () => this.claim(tab));
+      else await this.claim(tab);
     }
   }
 
