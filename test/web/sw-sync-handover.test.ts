@@ -13,8 +13,10 @@ interface SentMessage {
   port: MessagePort | undefined;
 }
 
-function appWindow(answers: boolean, received: SentMessage[]) {
+/** An app window; `controlled: false` for one opened before the worker took over, which matchAll lists only on request. */
+function appWindow(answers: boolean, received: SentMessage[], controlled = true) {
   return {
+    controlled,
     postMessage(data: unknown, transfer: MessagePort[] = []) {
       received.push({ data, port: transfer[0] });
       if (answers) transfer[0]?.postMessage('sending');
@@ -29,7 +31,10 @@ async function sync(windows: Array<ReturnType<typeof appWindow>>) {
   const self = {
     location: new URL('https://steady.example.org/sw.js'),
     addEventListener: (type: string, listener: (event: unknown) => void) => listeners.set(type, listener),
-    clients: { matchAll: async () => windows },
+    clients: {
+      matchAll: async (options?: { includeUncontrolled?: boolean }) =>
+        windows.filter((window) => window.controlled || options?.includeUncontrolled),
+    },
   };
   const indexedDB = {
     open() {
@@ -66,6 +71,14 @@ test('an open app that answers the hand-over sends the queue; the worker leaves 
     assert.ok(message.port, 'with a port to answer on');
     message.port.close();
   }
+});
+
+test('an app window the worker does not control is asked too: it takes over gone tabs’ rows (decision 0190)', async () => {
+  // Left out, the worker took the app for closed and sent an undo by value that the app sent as well: two taken back.
+  const received: SentMessage[] = [];
+  assert.equal(await sync([appWindow(true, received, false)]), false);
+  assert.equal(received.length, 1);
+  received[0]!.port?.close();
 });
 
 test('when no window answers in time (frozen in the background), the worker sends the queue itself', async () => {

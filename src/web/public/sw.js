@@ -123,7 +123,9 @@ self.addEventListener('sync', (event) => {
 });
 
 async function syncOutbox() {
-  const windows = await self.clients.matchAll({ type: 'window' });
+  // Uncontrolled windows too (opened before this worker took over): their app takes over the outbox rows of tabs that
+  // are gone (decision 0190), so sending as if no app were open would send an undo by value twice.
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   if (windows.length > 0 && (await handedOver(windows))) return;
   // A frozen tab still holds the queue in memory and sends it when it wakes: only what is safe to send twice may be
   // sent now.
