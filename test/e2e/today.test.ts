@@ -1143,6 +1143,59 @@ test('two devices: the edit form opens with what the other device changed since 
   });
 });
 
+const DELETED_ELSEWHERE =
+  'This goal was deleted on another device. What you typed is still here: save it as a new goal, or leave.';
+
+/** Water's edit form open on the phone with a new name and number of days typed, and the goal deleted on a laptop. */
+async function editWhileDeletedElsewhere(t: TestContext, email: string) {
+  const { who: phone, goal } = await waterGoalPage(t, email);
+  const { page } = phone;
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await page.getByLabel('What do you want to do?').fill('Sparkling water');
+  await page.getByLabel('Number of days').fill('45');
+  const laptop = await device(email, 'en-GB', false);
+  t.after(() => laptop.context.close());
+  await api(laptop, 'DELETE', `/api/goals/${goal.id}`);
+  return { phone, goal };
+}
+
+test('two devices: a goal deleted elsewhere keeps its open edit form, which saves the input as a new goal', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { phone, goal } = await editWhileDeletedElsewhere(t, 'edit-deleted@example.com');
+  const { page, context } = phone;
+  // Back online, the app asks for the goals again (as when it comes back into view, and once a minute).
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await page.getByRole('alert').getByText(DELETED_ELSEWHERE).waitFor();
+  await shot(page, 'edit-deleted-elsewhere');
+  assert.equal(await page.getByText('This goal does not exist (anymore).').count(), 0);
+  assert.equal(await page.getByLabel('What do you want to do?').inputValue(), 'Sparkling water');
+  assert.equal(await page.getByLabel('Number of days').inputValue(), '45');
+  const start = await page.getByLabel('Start date').inputValue();
+  assert.equal(start, today());
+
+  await page.getByRole('button', { name: 'Save as new goal' }).click();
+  await page.getByRole('heading', { name: 'Sparkling water', level: 1 }).waitFor();
+  const goals = await api<(Goal & { unit: string; start: string })[]>(phone, 'GET', '/api/goals');
+  assert.deepEqual(
+    goals.map(({ id, name, unit, daily, days, start }) => ({ old: id === goal.id, name, unit, daily, days, start })),
+    [{ old: false, name: 'Sparkling water', unit: 'glasses', daily: 8, days: 45, start: `${start} 00:00:00` }],
+  );
+});
+
+test('two devices: saving the edit of a goal deleted elsewhere keeps the input and offers to leave', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { phone } = await editWhileDeletedElsewhere(t, 'edit-deleted-save@example.com');
+  const { page } = phone;
+  // The list has not been asked again: the save itself meets the deletion.
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByRole('alert').getByText(DELETED_ELSEWHERE).waitFor();
+  assert.equal(await page.getByLabel('What do you want to do?').inputValue(), 'Sparkling water');
+  await page.getByRole('link', { name: 'Leave without saving' }).click();
+  await page.locator('.empty').waitFor();
+  assert.deepEqual(await api(phone, 'GET', '/api/goals'), []);
+});
+
 test('an edit saved while a tap is on its way counts the tap once', async (t) => {
   if (!chromiumAvailable(t)) return;
   const { who, goal, facts } = await waterGoalPage(t, 'edit-while-sending@example.com');

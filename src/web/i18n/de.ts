@@ -172,6 +172,10 @@ export const de: Messages = {
   'goalForm.changedElsewhere': 'Inzwischen auf einem anderen Gerät geändert: {value}',
   'goalForm.create': 'Ziel anlegen',
   'goalForm.save': 'Änderungen speichern',
+  'goalForm.deletedElsewhere':
+    'Dieses Ziel wurde auf einem anderen Gerät gelöscht. Deine Eingaben sind noch da: Speichere sie als neues Ziel oder verlasse die Seite.',
+  'goalForm.saveAsNew': 'Als neues Ziel speichern',
+  'goalForm.leave': 'Ohne Speichern verlassen',
 
   'invites.title': 'Einladungen',
   'invites.intro': 'Lade jemanden zu Steady ein. Jeder Link funktioniert einmal und 7 Tage lang.',

@@ -169,6 +169,10 @@ export const en = {
   'goalForm.changedElsewhere': 'Changed on another device meanwhile: {value}',
   'goalForm.create': 'Create goal',
   'goalForm.save': 'Save changes',
+  'goalForm.deletedElsewhere':
+    'This goal was deleted on another device. What you typed is still here: save it as a new goal, or leave.',
+  'goalForm.saveAsNew': 'Save as new goal',
+  'goalForm.leave': 'Leave without saving',
 
   'invites.title': 'Invites',
   'invites.intro': 'Invite someone to Steady. Each link works once and for 7 days.',

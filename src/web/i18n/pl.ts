@@ -192,6 +192,10 @@ export const pl: Messages = {
   'goalForm.changedElsewhere': 'W międzyczasie zmieniono na innym urządzeniu: {value}',
   'goalForm.create': 'Utwórz cel',
   'goalForm.save': 'Zapisz zmiany',
+  'goalForm.deletedElsewhere':
+    'Ten cel został usunięty na innym urządzeniu. Wpisane dane nadal tu są: zapisz je jako nowy cel albo wyjdź.',
+  'goalForm.saveAsNew': 'Zapisz jako nowy cel',
+  'goalForm.leave': 'Wyjdź bez zapisywania',
 
   'invites.title': 'Zaproszenia',
   'invites.intro': 'Zaproś kogoś do Steady. Każdy link działa raz i przez 7 dni.',

@@ -1,8 +1,8 @@
 import { GOAL_DEFAULTS, isDailyTarget, isDateKey, isDayCount } from '../../common/goal.js';
 import { LIMITS } from '../../common/limits.js';
 import { localDateKey, startDateKey } from '../../common/progress.js';
-import { useEffect, useMemo, useRef } from 'preact/hooks';
-import { api, type Goal, type GoalFields, type GoalInput } from '../api.js';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, ApiError, type Goal, type GoalFields, type GoalInput } from '../api.js';
 import { Field, FormMessage } from '../components/Field.js';
 import { Page } from '../components/Page.js';
 import { useApp } from '../context.js';
@@ -14,7 +14,7 @@ import { href, navigate } from '../router.js';
 import { useFields } from '../use-fields.js';
 import { useRetryKey } from '../retry-key.js';
 import { useSubmit } from '../use-submit.js';
-import { GoalLoaded } from './goals.js';
+import { GoalNotKnownHere, GoalsLoaded } from './goals.js';
 
 export function NewGoalPage() {
   return <GoalForm goal={null} />;
@@ -24,12 +24,31 @@ export function EditGoalPage({ id }: { id: string }) {
   // The store's copy may be a minute old (REFRESH_MS): the fields a person leaves as they are follow the answer.
   const { reloadGoals } = useApp();
   useEffect(() => void reloadGoals(), [reloadGoals]);
-  return <GoalLoaded id={id}>{(goal) => <GoalForm goal={goal} />}</GoalLoaded>;
+  // The goal as this form last had it: deleted on another device while the form is open, it keeps the form, and
+  // what was typed there, in the same place of the tree (decision 0202).
+  const seen = useRef<Goal | null>(null);
+  return (
+    <GoalsLoaded>
+      {(goals) => {
+        const goal = goals.find((candidate) => candidate.id === id);
+        if (goal) seen.current = goal;
+        const shown = goal ?? (seen.current?.id === id ? seen.current : null);
+        return shown ? <GoalForm goal={shown} gone={!goal} /> : <GoalNotKnownHere key={id} />;
+      }}
+    </GoalsLoaded>
+  );
 }
 
-/** Creates a goal (the start is the user's local date) or edits one (the start cannot change). */
-function GoalForm({ goal }: { goal: Goal | null }) {
+/**
+ * Creates a goal (the start is the user's local date) or edits one (the start cannot change). `gone`: the edited
+ * goal was deleted on another device; the form then offers to save its fields as a new goal, or to leave.
+ */
+function GoalForm({ goal, gone = false }: { goal: Goal | null; gone?: boolean }) {
   const app = useApp();
+  // A save answered "not found" learnt of the deletion before the list did.
+  const [refused, setRefused] = useState(false);
+  const deleted = goal !== null && (gone || refused);
+  const editing = goal !== null && !deleted;
   // A goal that changes on another device while the form is open brings its new texts into the untouched fields.
   const latest = useMemo(() => formTexts(goal), [goal]);
   const { values, setter, changed, changedElsewhere } = useFields(latest);
@@ -53,13 +72,20 @@ function GoalForm({ goal }: { goal: Goal | null }) {
       days: Number(days),
       ...(unit.trim() ? { unit: unit.trim() } : {}),
     };
-    checkLocally(input, daily, start, goal === null);
-    if (goal) {
+    checkLocally(input, daily, start, !editing);
+    if (editing) {
       // Only the fields changed here: another device may have changed the others since this form opened.
       const edits: GoalFields = Object.fromEntries(
         Object.entries(input).filter(([key]) => changed.includes(key as keyof GoalFields)),
       );
-      await api.updateGoal(goal.id, edits);
+      try {
+        await api.updateGoal(goal.id, edits);
+      } catch (failure) {
+        if (!(failure instanceof ApiError && failure.code === 'goal_not_found')) throw failure;
+        setRefused(true);
+        void app.reloadGoals();
+        return;
+      }
       saved.current = true;
       app.changeGoal(goal.id, edits);
       void app.reloadGoals();
@@ -77,11 +103,17 @@ function GoalForm({ goal }: { goal: Goal | null }) {
   return (
     <Page title={goal ? t('goalForm.editTitle') : t('goalForm.newTitle')}>
       <p class="crumb">
-        <a href={goal ? href.goal(goal.id) : href.goals}>
-          <span aria-hidden="true">←</span> {goal ? goal.name : t('goal.back')}
+        <a href={editing ? href.goal(goal.id) : href.goals}>
+          <span aria-hidden="true">←</span> {editing ? goal.name : t('goal.back')}
         </a>
       </p>
       <form class="card stack" onSubmit={form.submit} noValidate>
+        {/* An alert: the person is typing in a form whose goal just went away. */}
+        {deleted && (
+          <p class="form-error" role="alert">
+            {t('goalForm.deletedElsewhere')}
+          </p>
+        )}
         <FormMessage error={form.formError} />
         <Field
           id="name"
@@ -144,14 +176,17 @@ function GoalForm({ goal }: { goal: Goal | null }) {
             required
             value={start}
             onValue={setter('start')}
-            disabled={goal !== null}
-            hint={goal ? t('goalForm.startFixed') : undefined}
+            disabled={editing}
+            hint={editing ? t('goalForm.startFixed') : undefined}
             error={form.fieldError('start')}
           />
         </div>
-        <button class="primary" type="submit" disabled={form.busy}>
-          {goal ? t('goalForm.save') : t('goalForm.create')}
-        </button>
+        <div class="inline">
+          <button class="primary" type="submit" disabled={form.busy}>
+            {editing ? t('goalForm.save') : deleted ? t('goalForm.saveAsNew') : t('goalForm.create')}
+          </button>
+          {deleted && <a href={href.goals}>{t('goalForm.leave')}</a>}
+        </div>
       </form>
     </Page>
   );

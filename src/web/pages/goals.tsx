@@ -159,7 +159,7 @@ export function GoalLoaded({ id, children }: { id: string; children: (goal: Goal
  * reminder): the server is asked before the goal is called missing. When it cannot be asked (offline), that is
  * said, with Try again: "does not exist" would be a guess.
  */
-function GoalNotKnownHere() {
+export function GoalNotKnownHere() {
   const { reloadGoals } = useApp();
   const asked = useLoad(async () => {
     if (!(await reloadGoals())) throw unreachable();
