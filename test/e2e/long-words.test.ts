@@ -401,7 +401,10 @@ function textSizes(page: Page, leaveOut: string): Promise<Array<[string, number]
       .filter(([, element]) => !element.closest(leaveOut))
       .map(([text, element]) => {
         const scale = element instanceof SVGGraphicsElement ? element.getScreenCTM()!.a : 1;
-        return [text, parseFloat(getComputedStyle(element).fontSize) * scale] as [string, number];
+        // A heading, and Today's figure, may grow less (decision 0203): where the phone's layout turns narrow, they
+        // take a smaller size that holds the language's words whole. Marked with "↓" for assertTextDoubles.
+        const shown = element.closest('h1, h2, .fact-today') ? `\u2193${text}` : text;
+        return [shown, parseFloat(getComputedStyle(element).fontSize) * scale] as [string, number];
       });
   }, leaveOut || ':not(*)');
 }
@@ -428,13 +431,15 @@ async function assertTextDoubles(context: BrowserContext, page: Page, where: str
   );
   const unscaled = large.flatMap(([text, size], index) => {
     const before = normal[index]![1];
-    return Math.abs(size / before - 2) < 0.01 ? [] : [`"${text.slice(0, 30)}": ${before} -> ${size} px`];
+    // Marked by textSizes: a heading or Today's figure, which at the narrow layout grows at least 1.6 times.
+    const doubles = text.startsWith('\u2193') ? size / before >= 1.6 : Math.abs(size / before - 2) < 0.01;
+    return doubles ? [] : [`"${text.slice(0, 30)}": ${before} -> ${size} px`];
   });
   assert.deepEqual(unscaled, [], `${where}: texts that did not double`);
 }
 
 test(
-  'with the browser’s text size at 200 % (its default font size, not a zoom), every text on Today and a goal page doubles, and a 360 px phone in German and Polish holds it',
+  'with the browser’s text size at 200 % (its default font size, not a zoom), every text on Today and a goal page doubles (headings at least 1.6 times), and a 360 px phone in German and Polish holds it',
   { timeout: 120_000 },
   async (t) => {
     if (!chromiumAvailable(t)) return;
