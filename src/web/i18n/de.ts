@@ -221,6 +221,8 @@ export const de: Messages = {
 
   'admin.title': 'Benutzer',
   'admin.count': { one: '# Benutzer', other: '# Benutzer' },
+  'admin.countShown': { one: '{shown} von # Benutzer', other: '{shown} von # Benutzern' },
+  'admin.search': 'Nach E-Mail oder Name suchen',
   'admin.email': 'E-Mail',
   'admin.name': 'Name',
   'admin.registered': 'Registriert',

@@ -218,6 +218,8 @@ export const en = {
 
   'admin.title': 'Users',
   'admin.count': { one: '# user', other: '# users' },
+  'admin.countShown': { one: '{shown} of # user', other: '{shown} of # users' },
+  'admin.search': 'Search by e-mail or name',
   'admin.email': 'E-mail',
   'admin.name': 'Name',
   'admin.registered': 'Registered',

@@ -243,6 +243,14 @@ export const pl: Messages = {
   // Persons (masculine personal) take the genitive after 2–4 too: "dwóch użytkowników", and after 22–24 only that
   // ("dwudziestu dwóch użytkowników"); "użytkownicy" would be wrong for 22.
   'admin.count': { one: '# użytkownik', few: '# użytkowników', many: '# użytkowników', other: '# użytkownika' },
+  // After "z" (of) the genitive: "z 1 użytkownika", "z 80 użytkowników".
+  'admin.countShown': {
+    one: '{shown} z # użytkownika',
+    few: '{shown} z # użytkowników',
+    many: '{shown} z # użytkowników',
+    other: '{shown} z # użytkownika',
+  },
+  'admin.search': 'Szukaj po e-mailu lub nazwie',
   'admin.email': 'E-mail',
   'admin.name': 'Nazwa',
   'admin.registered': 'Rejestracja',
