@@ -1,7 +1,8 @@
 /**
- * A 360 px phone at 200 % text is 180 px wide (decision 0203): in German and Polish, no heading breaks a word
- * without a hyphen ("Abgeschlos|sen"), the goal page's date field shows its whole date, and no page of Today, the
- * goal page, its edit form, Settings or Invites is wider than the viewport. English is screenshotted beside them.
+ * A 360 px phone at 200 % text is 180 px wide (decision 0203): in German, Polish and English, no heading, label or
+ * button breaks a word without a hyphen ("Abgeschlos|sen", "Hinzufüge|n"), the date fields show their whole date,
+ * and no page of Today, the goal page, its edit form, New goal, Settings or Invites is wider than the viewport.
+ * Screenshots in pieces go to /tmp/steady-180/ for a person to look at.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -21,12 +22,12 @@ const GOALS = {
 } as const;
 
 /**
- * Every word of every visible heading (and section title) that is drawn on more than one line: a word the browser
+ * Every word of every visible heading, section title, label and button that is drawn on more than one line: a word the browser
  * broke without a hyphen. With a hyphenation dictionary (phones have one) a break of a long word would be
  * hyphenated; Debian's Chromium has none, so any break found here is a break mid-word.
  */
 async function wordsSplit(page: Page): Promise<string[]> {
-  return page.locator('h1, h2, h3, .section-title').evaluateAll((headings) =>
+  return page.locator('h1, h2, h3, .section-title, label, legend, button, .button').evaluateAll((headings) =>
     headings.flatMap((heading) => {
       if (!(heading as HTMLElement).offsetParent) return [];
       const split: string[] = [];
@@ -105,7 +106,7 @@ async function screenshots(page: Page, name: string): Promise<void> {
 }
 
 for (const locale of ['de', 'pl', 'en'] as const) {
-  test(`at 180 px (a phone at 200 % text) in ${locale}: headings keep their words, fields show their text, no page is wider`, async (t) => {
+  test(`at 180 px (a phone at 200 % text) in ${locale}: headings, labels and buttons keep their words, date fields their date, no page is wider`, async (t) => {
     if (!chromiumAvailable(t)) return;
     mkdirSync(SHOTS, { recursive: true });
     const { server, browser } = await serverAndBrowser(t);
