@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { apiFromPage, chromiumAvailable, cliInvite, registerOnForm, serverAndBrowser } from './support.js';
+import {
+  apiFromPage,
+  assertNoAxeViolations,
+  chromiumAvailable,
+  cliInvite,
+  registerOnForm,
+  serverAndBrowser,
+} from './support.js';
 
 const ADMIN = 'admin@example.com';
 const PASSWORD = 'admin search 123';
@@ -108,6 +115,7 @@ test('the administrator finds one of 80 users by e-mail or name, without accents
     await count.getByText(said, { exact: true }).waitFor();
     assert.deepEqual(await shownEmails(page), emails, `searching "${typed}"`);
   }
+  await assertNoAxeViolations(page, 'the searched user list');
   await search(page, 'nobody at all');
   await count.getByText('0 of 80 users', { exact: true }).waitFor();
   assert.equal(await page.locator('.users').count(), 0);

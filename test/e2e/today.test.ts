@@ -1168,6 +1168,7 @@ test('two devices: a goal deleted elsewhere keeps its open edit form, which save
   await context.setOffline(false);
   await page.getByRole('alert').getByText(DELETED_ELSEWHERE).waitFor();
   await shot(page, 'edit-deleted-elsewhere');
+  await assertNoAxeViolations(page, 'the edit form of a goal deleted elsewhere');
   assert.equal(await page.getByText('This goal does not exist (anymore).').count(), 0);
   assert.equal(await page.getByLabel('What do you want to do?').inputValue(), 'Sparkling water');
   assert.equal(await page.getByLabel('Number of days').inputValue(), '45');
