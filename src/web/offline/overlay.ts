@@ -15,6 +15,8 @@ export interface QueuedOp extends Entry {
   seq?: number;
   user_id: number;
   kind: 'log' | 'remove';
+  /** The Web Lock of the running store that sends it (decision 0190); none in rows of older versions. */
+  tab?: string;
 }
 
 /**

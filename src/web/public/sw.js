@@ -110,7 +110,8 @@ async function cacheAssetsOf(html) {
 
 // Background Sync (decisions 0095, 0128): the app asks for a sync when it queues a log or an undo. When the network
 // is back the browser wakes this worker. An open app that answers the hand-over sends its queue itself (it shows the
-// result); otherwise (no tab, or only tabs the browser froze in the background, which answer nothing until they wake)
+// result), and takes over the rows of tabs that are gone (each row names the Web Lock of the tab sending it, decision
+// 0190; this worker takes no lock and reads no such name); otherwise (no tab, or only tabs the browser froze in the background, which answer nothing until they wake)
 // the worker sends the IndexedDB outbox (src/web/offline/idb.ts, goal-store.ts) with the same rules. Every log and
 // every undo of a sent entry carries its entry_id, so the app and the worker sending the same one change it once.
 const SYNC_TAG = 'steady-outbox';
