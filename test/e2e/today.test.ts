@@ -1369,13 +1369,21 @@ test("two tabs offline, one closed: the tab left open sends and shows the closed
   await assertAmountsToday(who, goal.id, [1, 1, 1, 1]);
 });
 
-test('an undo by value queued in a closed tab is sent once, though two tabs are left to take it over', async (t) => {
-  if (!chromiumAvailable(t)) return;
-  const { who, goal } = await waterToday(t, 'three-tabs-by-value@example.com');
-  // Two 5s from another device: this one can take one back only by its value, and a second sending takes both.
+/**
+ * Like `waterToday`, with two 5s logged by another device: this one can take one back only by its value, and a second
+ * sending of that undo takes both.
+ */
+async function twoFivesFromElsewhere(t: TestContext, email: string) {
+  const { who, goal } = await waterToday(t, email);
   for (let i = 0; i < 2; i++) await api(who, 'POST', `/api/goals/${goal.id}/sets/${today()}`, { amount: 5 });
   await who.page.reload();
   await row(who.page, 'Water').getByText('10 / 8 glasses').waitFor();
+  return { who, goal };
+}
+
+test('an undo by value queued in a closed tab is sent once, though two tabs are left to take it over', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who, goal } = await twoFivesFromElsewhere(t, 'three-tabs-by-value@example.com');
   const others = [await secondTab(who), await secondTab(who)];
 
   await who.context.setOffline(true);
@@ -1397,6 +1405,32 @@ test('an undo by value queued in a closed tab is sent once, though two tabs are 
   await others[0]!.waitForTimeout(2_000);
   assert.deepEqual(await amountsToday(who, goal.id), [5]);
   assert.equal((await offlineRecords(others[0]!)).outbox, 0);
+});
+
+test('an undo by value that reached the server from a tab closed before its answer came is not taken twice by the tab taking it over', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who, goal } = await twoFivesFromElsewhere(t, 'closed-while-sending@example.com');
+  const other = await secondTab(who);
+  // The server takes the closing tab's undo, but its answer is lost; the tab's own retries never leave it. It is
+  // then closed with the row still in the outbox: its sender cannot know whether it arrived.
+  let sent = 0;
+  await who.page.route('**/api/goals/*/sets/*/remove', async (route) => {
+    if (sent++ > 0) return route.abort('internetdisconnected');
+    await route.fetch();
+    await route.abort('connectionreset');
+  });
+  await row(who.page, 'Water').getByRole('button', { name: /^Undo/ }).click();
+  await assertAmountsToday(who, goal.id, [5]);
+  assert.equal((await offlineRecords(who.page)).outbox, 1, 'the undo is still queued');
+  await who.page.close();
+
+  // The tab left open takes the row over (at the latest on the next `online`) and sends it again: with its
+  // Idempotency-Key the server takes nothing more away (decision 0200); before, it took the second 5.
+  await who.context.setOffline(true);
+  await who.context.setOffline(false);
+  await assertEventually(async () => (await offlineRecords(other)).outbox, 0, 'the row taken over and sent');
+  assert.deepEqual(await amountsToday(who, goal.id), [5]);
+  await row(other, 'Water').getByText('5 / 8 glasses').waitFor();
 });
 
 /** A new device of `email` whose account speaks German, closed when the test ends. */

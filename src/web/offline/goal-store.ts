@@ -261,7 +261,7 @@ export class GoalStore {
         void this.enqueue({ ...this.removal(goalId, date, choice.amount), entry_id: choice.entry.entry_id });
         break;
       case 'by-amount':
-        void this.enqueue(this.removal(goalId, date, choice.amount));
+        void this.enqueue({ ...this.removal(goalId, date, choice.amount), key: newRandomId() });
         break;
     }
     return choice.amount;
@@ -372,7 +372,7 @@ export class GoalStore {
           ? await api.addAmount(op.goal_id, op.date, op.amount, op.entry_id ?? undefined)
           : op.entry_id
             ? await api.removeEntry(op.goal_id, op.date, op.entry_id)
-            : await api.removeAmount(op.goal_id, op.date, op.amount);
+            : await api.removeAmount(op.goal_id, op.date, op.amount, op.key);
       this.failures = 0;
       this.offline = false;
       if (op.kind === 'log') this.remember(op);
