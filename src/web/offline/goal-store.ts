@@ -72,6 +72,8 @@ export class GoalStore {
   private readonly writes = new Map<QueuedOp, Promise<void>>();
   /** Counts sends started and finished: a goal list fetched meanwhile may be older than an answer already applied. */
   private sends = 0;
+  /** `reload` gave up while sends kept crossing its lists: the queue's end asks again. */
+  private listStale = false;
   private failures = 0;
   /** Sends that failed for want of the server or a session; only ever grows (`failures` restarts the backoff). */
   private sendFailures = 0;
@@ -182,6 +184,7 @@ export class GoalStore {
    */
   async reload(): Promise<boolean> {
     if (this.server === null) this.goalsError = null;
+    this.listStale = false;
     for (let attempt = 0; attempt < 3; attempt++) {
       const mark = this.sends;
       try {
@@ -202,6 +205,10 @@ export class GoalStore {
         return false;
       }
     }
+    // Each list crossed a send: the screen keeps the older one until the queue is through (`flush` asks again; the
+    // queue may be through already, the last send having ended during the last try).
+    if (!this.inFlight && this.ops.length === 0) return this.reload();
+    this.listStale = true;
     return false;
   }
 
@@ -385,6 +392,7 @@ export class GoalStore {
       this.inFlight = null;
       this.sends++;
     }
+    if (this.listStale && this.ops.length === 0) void this.reload();
     void this.flush();
   }
 
