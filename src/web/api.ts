@@ -226,8 +226,14 @@ export const api = {
   /** `entryId` makes the log idempotent: a replay of the same entry adds nothing (docs/api-logging.md). */
   addAmount: (id: string, date: string, amount: number, entryId: string = newRandomId()) =>
     call<LogAnswer>('POST', setsPath(id, date), { amount, entry_id: entryId }),
-  removeAmount: (id: string, date: string, amount: number) =>
-    call<LogAnswer>('POST', `${setsPath(id, date)}/remove`, { amount }),
+  /** `key` names this undo: sent again, by any sender, it takes one amount away, not two (decision 0200). */
+  removeAmount: (id: string, date: string, amount: number, key?: string) =>
+    call<LogAnswer>(
+      'POST',
+      `${setsPath(id, date)}/remove`,
+      { amount },
+      key ? { headers: { 'idempotency-key': key } } : {},
+    ),
   /** Removes exactly the entry logged with `entryId`; one that is not there (any more) changes nothing. */
   removeEntry: (id: string, date: string, entryId: string) =>
     call<LogAnswer>('POST', `${setsPath(id, date)}/remove`, { entry_id: entryId }),

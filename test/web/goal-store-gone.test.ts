@@ -11,6 +11,8 @@ let app: TestApp;
 let person: TestClient;
 /** While set, a send of an entry fails as without a network; the goal list still comes. */
 let sendsUnreachable = false;
+/** While set, a send of an entry waits for it before it reaches the server. */
+let sendsHeld: Promise<void> | undefined;
 
 before(async () => {
   app = await createTestApp();
@@ -21,6 +23,7 @@ before(async () => {
     document: Object.assign(new EventTarget(), { visibilityState: 'visible' }),
     fetch: async (path: string, init: RequestInit) => {
       if (sendsUnreachable && path.includes('/sets/')) throw new TypeError('Failed to fetch');
+      if (path.includes('/sets/')) await sendsHeld;
       const answer = await person.request(init.method!, path, init.body && JSON.parse(String(init.body)));
       return new Response(answer.text, { status: answer.status });
     },
@@ -59,4 +62,29 @@ test('an entry of a goal deleted elsewhere, refused after the new list came, is 
   );
   assert.deepEqual(store.snapshot.pending, {});
   assert.deepEqual(store.snapshot.goals, []);
+});
+
+test('a list that kept crossing a send is asked for again once the queue is through', async () => {
+  const { GoalStore } = await import('../../src/web/offline/goal-store.js');
+  const me = (await person.get('/api/me')).body as { id: number };
+  const water = (await person.post('/api/goals', { name: 'Water', unit: 'glasses', daily: 8 })).body as { id: string };
+  const tea = (await person.post('/api/goals', { name: 'Tea', unit: 'cups', daily: 3 })).body as { id: string };
+  const store = new GoalStore(me.id);
+  await store.start();
+
+  // A glass on its way: its request is held until `arrive` is called.
+  let arrive = () => undefined as void;
+  sendsHeld = new Promise<void>((resolve) => (arrive = resolve));
+  store.log(water.id, '2026-11-27', 1);
+  // Meanwhile another device logs a cup of tea; every list asked for while the glass is on its way may be older
+  // than its answer, so reload gives up.
+  assert.equal((await person.post(`/api/goals/${tea.id}/sets/2026-11-27`, { amount: 1 })).status, 200);
+  assert.equal(await store.reload(), false);
+  sendsHeld = undefined;
+  arrive();
+
+  const teaToday = () => store.snapshot.goals?.find((goal) => goal.id === tea.id)?.sets['2026-11-27'];
+  for (let i = 0; i < 200 && teaToday() === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  store.stop();
+  assert.deepEqual(teaToday(), [1], "the other device's cup shows without waiting for the next minute's reload");
 });

@@ -272,12 +272,14 @@ export const ROUTES = {
     url: '/api/goals/:id/sets/:date/remove',
     auth: 'required',
     tags: ['goals'],
-    summary: 'Remove the last logging of an amount, or the entry with an entry_id, on a date (docs/api-logging.md)',
+    summary:
+      'Remove the last logging of an amount, or the entry with an entry_id, on a date (docs/api-logging.md; an ' +
+      'Idempotency-Key header makes a repeat answer the amounts as they are, 422 when the key came with another body)',
     body: S.AnyObject,
     documentedBody: S.RemoveBody,
     params: S.LogParams,
     success: S.LogAnswer,
-    errors: [404],
+    errors: [404, 422],
   }),
   goalLayout: route({
     method: 'GET',

@@ -8,6 +8,7 @@ import { precompiled } from '../db/precompiled.js';
 import { inParts } from '../db/parts.js';
 import { arrayRowsQuery } from '../db/array-rows.js';
 import { bumpGoalsVersion, goalsVersionBump } from './version-store.js';
+import { claimRequestKey, type RequestKey } from '../http/request-keys-store.js';
 
 /*
  * The amounts of goals, one row each in `goal_entries` (docs/decisions/0090-goal-entries.md). Logging and undo
@@ -606,12 +607,18 @@ export async function removeEntry(
   goalId: number,
   request: RemoveRequest,
   now: number,
-): Promise<number[] | undefined> {
+  /** The request's Idempotency-Key: a repeat of a removal already made changes nothing (decision 0200). */
+  key?: RequestKey,
+): Promise<number[] | undefined | 'reused'> {
   const { date } = request;
   return db.transaction().execute(async (trx) => {
     const size = await lockGoal(trx, userId, goalId);
     if (!size) return undefined;
+    // Claimed after the goal row is locked, so a repeat sent at the same time waits and then finds the key.
+    const claim = key && (await claimRequestKey(trx, userId, 'remove_amount', key, now));
+    if (claim === 'reused') return 'reused';
     const rows = await dateRows(trx, goalId, date);
+    if (claim && !claim.new) return amountsOf(rows);
     let target: (typeof rows)[number] | undefined;
     if ('entryId' in request) {
       target = rows.find((row) => row.entry_id === request.entryId);

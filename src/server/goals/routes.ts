@@ -111,22 +111,32 @@ export const goalRoutes =
       return { ok: true as const, date, amounts };
     });
 
-    app.post(ROUTES.removeAmount.url, fromContract('removeAmount'), async (request) => {
-      const user = currentUser(request);
-      const goalId = parseGoalId(request.params.id);
-      if (goalId === null) throw goalNotFound();
-      const date = checkedLogDate(request.params.date);
-      const { body } = request;
-      // With an entry_id, that entry is removed; an amount sent along must still be valid but is not used.
-      if (body.entry_id !== undefined && body.amount !== undefined) checkedLogAmount(body.amount);
-      const removal =
-        body.entry_id === undefined
-          ? { date, amount: checkedLogAmount(body.amount) }
-          : { date, entryId: checkedEntryId(body.entry_id) };
-      const amounts = await removeEntry(db, user.id, goalId, removal, clock.now());
-      if (!amounts) throw goalNotFound();
-      return { ok: true as const, date, amounts };
-    });
+    // An Idempotency-Key makes a repeated undo by amount take one amount away, not two (decision 0200).
+    const keyedRemovals = new KeyedBodies();
+    app.post(
+      ROUTES.removeAmount.url,
+      {
+        ...fromContract('removeAmount'),
+        preParsing: async (request, _reply, payload) => keyedRemovals.read(request, idempotencyKeyOf(request), payload),
+      },
+      async (request) => {
+        const user = currentUser(request);
+        const goalId = parseGoalId(request.params.id);
+        if (goalId === null) throw goalNotFound();
+        const date = checkedLogDate(request.params.date);
+        const { body } = request;
+        // With an entry_id, that entry is removed; an amount sent along must still be valid but is not used.
+        if (body.entry_id !== undefined && body.amount !== undefined) checkedLogAmount(body.amount);
+        const removal =
+          body.entry_id === undefined
+            ? { date, amount: checkedLogAmount(body.amount) }
+            : { date, entryId: checkedEntryId(body.entry_id) };
+        const amounts = await removeEntry(db, user.id, goalId, removal, clock.now(), keyedRemovals.of(request));
+        if (amounts === 'reused') throw keyReused();
+        if (!amounts) throw goalNotFound();
+        return { ok: true as const, date, amounts };
+      },
+    );
   };
 
 /**

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
 /*
- * The `Idempotency-Key`s of a user's recent keyed requests (decisions 0127, 0130, 0141): an import, a goal creation
- * or an invite retried after its answer was lost is recognised and not carried out twice.
+ * The `Idempotency-Key`s of a user's recent keyed requests (decisions 0127, 0130, 0141, 0200): an import, a goal
+ * creation, an invite or an undo by amount retried after its answer was lost is recognised and not carried out twice.
  */
 
 type Db = Kysely<Database>;
@@ -15,7 +15,7 @@ export interface RequestKey {
 }
 
 /** The kinds of keyed request; a key names a request of one kind, so an import's key never matches a goal's. */
-export type KeyScope = 'import' | 'create_goal' | 'create_invite';
+export type KeyScope = 'import' | 'create_goal' | 'create_invite' | 'remove_amount';
 
 /** How long a key is remembered: a retry after a lost answer comes within minutes, a day is ample. */
 export const REQUEST_KEY_KEPT_MS = 24 * 60 * 60 * 1000;

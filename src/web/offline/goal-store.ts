@@ -1,6 +1,6 @@
 import { addDays, localDateKey } from '../../common/progress.js';
 import { ApiError, api, type Goal, type GoalFields, type GoalLayout, newRandomId } from '../api.js';
-import { idbAll, idbDelete, idbGet, idbPut } from './idb.js';
+import { idbAll, idbChange, idbDelete, idbGet, idbPut } from './idb.js';
 import { type Entry, type QueuedOp, withQueuedOps } from './overlay.js';
 import { requestBackgroundSync } from './background-sync.js';
 
@@ -72,6 +72,8 @@ export class GoalStore {
   private readonly writes = new Map<QueuedOp, Promise<void>>();
   /** Counts sends started and finished: a goal list fetched meanwhile may be older than an answer already applied. */
   private sends = 0;
+  /** `reload` gave up while sends kept crossing its lists: the queue's end asks again. */
+  private listStale = false;
   private failures = 0;
   /** Sends that failed for want of the server or a session; only ever grows (`failures` restarts the backoff). */
   private sendFailures = 0;
@@ -86,6 +88,14 @@ export class GoalStore {
   /** The names of goals the list held before, for a notice about entries of a goal that is gone. */
   private readonly goneNames = new Map<string, string>();
   private readonly listeners = new Set<() => void>();
+  /**
+   * The Web Lock this store holds while it runs, named in the outbox rows it sends: another tab takes them over only
+   * once the lock is free, so each row has one sender (decision 0190).
+   */
+  private readonly tab = newRandomId();
+  private release?: () => void;
+  /** Tabs whose rows this store took, or waits for. */
+  private readonly watched = new Set<string>();
   snapshot: GoalsSnapshot = { goals: null, goalsError: null, layout: null, pending: {}, notices: [], offline: false };
 
   constructor(readonly userId: number) {}
@@ -101,6 +111,14 @@ export class GoalStore {
     document.addEventListener('visibilitychange', this.onVisible);
     navigator.serviceWorker?.addEventListener('message', this.onWorkerMessage);
     this.refreshTimer = setInterval(this.onRefreshTime, REFRESH_MS);
+    // Held before this store writes a row: a row naming a free lock is taken over by the next tab that reads it.
+    await new Promise<void>((held) => {
+      if (!navigator.locks) return held();
+      void navigator.locks.request(this.tab, () => {
+        held();
+        return new Promise<void>((done) => (this.release = done));
+      });
+    });
     await this.loadCopy().catch(() => undefined);
     if (this.stopped) return;
     this.emit();
@@ -110,6 +128,7 @@ export class GoalStore {
 
   stop(): void {
     this.stopped = true;
+    this.release?.();
     clearTimeout(this.retryTimer);
     clearInterval(this.refreshTimer);
     window.removeEventListener('online', this.onOnline);
@@ -119,12 +138,15 @@ export class GoalStore {
 
   private readonly onOnline = () => {
     this.failures = 0;
+    void this.adopt();
     void this.flush();
     void this.reload();
   };
-  /** Back to the app after a while: other devices may have logged. */
+  /** Back to the app after a while: other devices may have logged, another tab may be gone. */
   private readonly onVisible = () => {
-    if (document.visibilityState === 'visible') void this.reload();
+    if (document.visibilityState !== 'visible') return;
+    void this.reload();
+    void this.adopt();
   };
   private readonly onRefreshTime = () => {
     if (document.visibilityState === 'visible' && navigator.onLine) void this.reload();
@@ -137,15 +159,14 @@ export class GoalStore {
   };
 
   private async loadCopy(): Promise<void> {
-    const [goals, layout, ops, mine] = await Promise.all([
+    const [goals, layout, mine] = await Promise.all([
       idbGet<Goal[]>('copy', `goals:${this.userId}`),
       idbGet<GoalLayout>('copy', `layout:${this.userId}`),
-      idbAll<QueuedOp>('outbox'),
       idbAll<MyEntry>('mine'),
+      this.adopt(true),
     ]);
     if (goals && this.server === null) this.server = goals;
     if (layout && this.layout === null) this.layout = layout;
-    this.ops = ops.filter((op) => op.user_id === this.userId).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     // Only recent entries can still be undone from Today; older ones are forgotten.
     const oldest = addDays(localDateKey(new Date()), -2);
     const stale = mine.filter((entry) => entry.date < oldest).map((entry) => entry.entry_id);
@@ -163,6 +184,7 @@ export class GoalStore {
    */
   async reload(): Promise<boolean> {
     if (this.server === null) this.goalsError = null;
+    this.listStale = false;
     for (let attempt = 0; attempt < 3; attempt++) {
       const mark = this.sends;
       try {
@@ -183,6 +205,10 @@ export class GoalStore {
         return false;
       }
     }
+    // Each list crossed a send: the screen keeps the older one until the queue is through (`flush` asks again; the
+    // queue may be through already, the last send having ended during the last try).
+    if (!this.inFlight && this.ops.length === 0) return this.reload();
+    this.listStale = true;
     return false;
   }
 
@@ -242,7 +268,7 @@ export class GoalStore {
         void this.enqueue({ ...this.removal(goalId, date, choice.amount), entry_id: choice.entry.entry_id });
         break;
       case 'by-amount':
-        void this.enqueue(this.removal(goalId, date, choice.amount));
+        void this.enqueue({ ...this.removal(goalId, date, choice.amount), key: newRandomId() });
         break;
     }
     return choice.amount;
@@ -327,7 +353,7 @@ export class GoalStore {
     this.ownOps.add(op);
     this.ops.push(op);
     this.emit();
-    const written = idbPut('outbox', withoutSeq(op)).then(
+    const written = idbPut('outbox', { ...withoutSeq(op), tab: this.tab }).then(
       (seq) => void (op.seq = Number(seq)),
       // No IndexedDB: the entry is sent from memory, and lost if the tab closes first.
       () => undefined,
@@ -353,7 +379,7 @@ export class GoalStore {
           ? await api.addAmount(op.goal_id, op.date, op.amount, op.entry_id ?? undefined)
           : op.entry_id
             ? await api.removeEntry(op.goal_id, op.date, op.entry_id)
-            : await api.removeAmount(op.goal_id, op.date, op.amount);
+            : await api.removeAmount(op.goal_id, op.date, op.amount, op.key);
       this.failures = 0;
       this.offline = false;
       if (op.kind === 'log') this.remember(op);
@@ -366,6 +392,36 @@ export class GoalStore {
       this.inFlight = null;
       this.sends++;
     }
+    if (this.listStale && this.ops.length === 0) void this.reload();
+    void this.flush();
+  }
+
+  /**
+   * Takes over this user's outbox rows of tabs that are gone: closed, reloaded, or of a version without locks. Rows
+   * of a running tab are its own to send and to take back; this store waits for its lock, which comes free when it
+   * goes, and then takes them (decision 0190).
+   */
+  private async adopt(atStart?: boolean): Promise<void> {
+    const locks = navigator.locks;
+    // Without Web Locks (no secure context) a running tab looks like a gone one: only a start takes rows, as before.
+    if (!locks && !atStart) return;
+    for (const { user_id, tab = 'old' } of await idbAll<QueuedOp>('outbox').catch(() => [])) {
+      if (user_id !== this.userId || tab === this.tab || this.watched.has(tab)) continue;
+      this.watched.add(tab);
+      // The lock stays held while the rows change hands: a third tab waiting for it finds them taken. Not awaited: a
+      // running tab's lock comes free only when it goes.
+      if (locks) void locks.request(tab, () => this.claim(tab));
+      else await this.claim(tab);
+    }
+  }
+
+  private async claim(tab: string): Promise<void> {
+    if (this.stopped) return;
+    const taken = await idbChange<QueuedOp>('outbox', (op) =>
+      op.user_id === this.userId && (op.tab ?? 'old') === tab ? { ...op, tab: this.tab } : undefined,
+    ).catch(() => []);
+    this.ops = [...this.ops, ...taken].sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity));
+    this.emit();
     void this.flush();
   }
 

@@ -83,13 +83,38 @@ export async function idbForgetUser(userId: number): Promise<void> {
   const transaction = db.transaction(['copy', 'outbox', 'mine'], 'readwrite');
   for (const key of ['me', `goals:${userId}`, `layout:${userId}`]) transaction.objectStore('copy').delete(key);
   for (const store of ['outbox', 'mine'] as const) {
-    const cursors = transaction.objectStore(store).openCursor();
-    cursors.onsuccess = () => {
-      const cursor = cursors.result;
-      if (!cursor) return;
+    eachRow(transaction.objectStore(store), (cursor) => {
       if ((cursor.value as { user_id?: unknown }).user_id === userId) cursor.delete();
-      cursor.continue();
-    };
+    });
   }
   await done(transaction);
+}
+
+/**
+ * Rewrites, in one transaction, every row of `store` that `change` answers a new value for, and answers those values.
+ * Two tabs changing the same rows take turns: the second sees the first one's values.
+ */
+export async function idbChange<T>(store: StoreName, change: (value: T) => T | undefined): Promise<T[]> {
+  const db = await open();
+  const transaction = db.transaction(store, 'readwrite');
+  const changed: T[] = [];
+  eachRow(transaction.objectStore(store), (cursor) => {
+    const value = change(cursor.value as T);
+    if (value) {
+      changed.push(value);
+      cursor.update(value);
+    }
+  });
+  await done(transaction);
+  return changed;
+}
+
+function eachRow(store: IDBObjectStore, visit: (cursor: IDBCursorWithValue) => void): void {
+  const cursors = store.openCursor();
+  cursors.onsuccess = () => {
+    const cursor = cursors.result;
+    if (!cursor) return;
+    visit(cursor);
+    cursor.continue();
+  };
 }

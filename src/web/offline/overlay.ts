@@ -15,6 +15,14 @@ export interface QueuedOp extends Entry {
   seq?: number;
   user_id: number;
   kind: 'log' | 'remove';
+  /** The Web Lock of the running store that sends it (decision 0190); none in rows of older versions. */
+  tab?: string;
+  /**
+   * An undo by amount's Idempotency-Key: its sender may close after the server took it and before the answer came,
+   * and the tab taking the row over sends it again; the server then takes one amount away, not two (decision 0200).
+   * None in removals by entry_id (a repeat changes nothing anyway) and in rows of older versions.
+   */
+  key?: string;
 }
 
 /**

@@ -110,9 +110,11 @@ async function cacheAssetsOf(html) {
 
 // Background Sync (decisions 0095, 0128): the app asks for a sync when it queues a log or an undo. When the network
 // is back the browser wakes this worker. An open app that answers the hand-over sends its queue itself (it shows the
-// result); otherwise (no tab, or only tabs the browser froze in the background, which answer nothing until they wake)
-// the worker sends the IndexedDB outbox (src/web/offline/idb.ts, goal-store.ts) with the same rules. Every log and
-// every undo of a sent entry carries its entry_id, so the app and the worker sending the same one change it once.
+// result), and takes over the rows of tabs that are gone (each row names the Web Lock of the tab sending it, decision
+// 0190; this worker takes no lock and reads no such name); otherwise (no tab, or only tabs the browser froze in the
+// background, which answer nothing until they wake) the worker sends the IndexedDB outbox (src/web/offline/idb.ts,
+// goal-store.ts) with the same rules. Every log and every undo of a sent entry carries its entry_id, and every undo
+// by amount its Idempotency-Key (decision 0200), so the app and the worker sending the same one change it once.
 const SYNC_TAG = 'steady-outbox';
 /** How long an open app has to answer the hand-over; a running one answers at once. */
 const HANDOVER_WAIT_MS = 2000;
@@ -171,7 +173,12 @@ async function sendOutbox({ onlyRepeatable }) {
     const response = await fetch(op.kind === 'log' ? path : `${path}/remove`, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/json',
+        // An undo by amount's key: sent by the app as well, it takes one amount away (decision 0200).
+        ...(op.key && { 'idempotency-key': op.key }),
+      },
       body: JSON.stringify(body),
     });
     // Not the entry's fault (server trouble, no session): keep it and everything after it for later.
