@@ -55,7 +55,7 @@ export interface RunningServer {
 }
 
 /** Starts `node dist/server/main.js` on a free port with a fresh SQLite database and a real SMTP receiver. */
-export async function startServer(adminEmail: string): Promise<RunningServer> {
+export async function startServer(adminEmail: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   for (const built of ['dist/server/main.js', 'dist/cli/main.js', 'dist/web/index.html']) {
     if (!existsSync(path.join(ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` first`);
   }
@@ -73,6 +73,7 @@ export async function startServer(adminEmail: string): Promise<RunningServer> {
     ADMIN_EMAIL: adminEmail,
     SMTP_URL: smtp.url,
     LOG_LEVEL: 'warn',
+    ...extraEnv,
   };
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
