@@ -70,8 +70,14 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliOutp
 
   let services: Services | undefined;
   try {
-    // The commands send no mail, and stdout is the operator's: the outbox mailer's log stays silent.
-    services = await openServices(config, { clock: systemClock, log: pino({ level: 'silent' }) });
+    // The commands send no mail, and stdout is the operator's: the outbox mailer's log stays silent. A wait for
+    // another process's migration is told on stderr, as the server logs it (decision 0206).
+    services = await openServices(config, {
+      clock: systemClock,
+      log: pino({ level: 'silent' }),
+      migrationNotice: (message, details) =>
+        io.err(`steady: ${message}${details ? ` (waited ${(details.waitedMs / 1000).toFixed(1)} s)` : ''}`),
+    });
     await work({ deps: await withServedBaseUrl(services.deps, env), applied: services.applied, io });
     return 0;
   } catch (error) {

@@ -4,7 +4,7 @@ import { countUsers } from './accounts/store.js';
 import { lastBackupDoneAt } from './backup/store.js';
 import type { Clock } from './clock.js';
 import type { Config, DatabaseConfig } from './config.js';
-import { migrateIfPending } from './db/migrate.js';
+import { migrateIfPending, type MigrationWaitNotice, noticeToLog } from './db/migrate.js';
 import { type OpenOptions, openDatabase } from './db/open.js';
 import { unreachableDatabase } from './db/unreachable.js';
 import type { AppDeps } from './deps.js';
@@ -21,6 +21,8 @@ export interface ServiceOptions {
   log: Logger;
   /** The built web app; tests and the bench point it at a missing folder to get the placeholder page. */
   webRoot?: string;
+  /** Where a wait for another process's migration is told (decision 0206); by default `log`. */
+  migrationNotice?: MigrationWaitNotice;
 }
 
 export interface Services {
@@ -51,7 +53,7 @@ async function wireServices(config: Config, options: ServiceOptions): Promise<Se
       onConnectionError: (error) =>
         options.log.warn({ err: error }, 'database connection lost; reconnecting when needed'),
     },
-    options.log,
+    options.migrationNotice ?? noticeToLog(options.log),
   );
   try {
     let newKeyFile: string | null = null;
@@ -94,10 +96,14 @@ function dataDirHint(config: Config): string {
  * Opens the database as requests use it and migrates it when a migration is pending (`migrateIfPending`: asked under
  * the request deadlines, so a PostgreSQL gone silent fails the start instead of holding it; decision 0172).
  */
-async function openMigrated(config: DatabaseConfig, options: Pick<OpenOptions, 'onConnectionError'>, log: Logger) {
+async function openMigrated(
+  config: DatabaseConfig,
+  options: Pick<OpenOptions, 'onConnectionError'>,
+  notice: MigrationWaitNotice,
+) {
   const database = await openDatabase(config, options);
   try {
-    return { database, applied: await migrateIfPending(database, log) };
+    return { database, applied: await migrateIfPending(database, notice) };
   } catch (error) {
     await database.close();
     throw error;

@@ -1,5 +1,5 @@
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../src/server/config.js';
 import type { Database } from '../../src/server/db/schema.js';
@@ -11,13 +11,22 @@ import type { Database } from '../../src/server/db/schema.js';
 export function loggedDatabase(config: DatabaseConfig): {
   db: Kysely<Database>;
   statements: string[];
+  /** The same statements with their parameters (to EXPLAIN one as it ran). */
+  queries: CompiledQuery[];
   close(): Promise<void>;
 } {
   const statements: string[] = [];
+  const queries: CompiledQuery[] = [];
   const dialect =
     config.kind === 'postgres'
       ? new PostgresDialect({ pool: new pg.Pool({ connectionString: config.url, max: 4 }) })
       : new SqliteDialect({ database: new SqliteDatabase(config.file) });
-  const db = new Kysely<Database>({ dialect, log: (event) => void statements.push(event.query.sql) });
-  return { db, statements, close: () => db.destroy() };
+  const db = new Kysely<Database>({
+    dialect,
+    log: (event) => {
+      statements.push(event.query.sql);
+      queries.push(event.query);
+    },
+  });
+  return { db, statements, queries, close: () => db.destroy() };
 }

@@ -37,3 +37,34 @@ export const ErrorBody = Type.Object(
   { additionalProperties: false },
 );
 export type ErrorBody = Static<typeof ErrorBody>;
+
+/** Why a server answers 503: the database cannot serve now, or the process is stopping (decision 0196). */
+const UNAVAILABLE_CAUSES = {
+  database_unavailable: 'the database is unreachable, or busy beyond its deadlines',
+  shutting_down: 'the server is stopping (a restart or deploy); the next process answers in a moment',
+} as const;
+
+/**
+ * The 503 answer of a route, shared by all of them (decision 0196): the error body with the codes it can carry (every
+ * route `shutting_down`, a route that uses the database `database_unavailable` too), and the Retry-After header,
+ * which @fastify/swagger documents from `headers`.
+ */
+export function unavailableAnswer(usesDatabase: boolean) {
+  const codes: ('database_unavailable' | 'shutting_down')[] = usesDatabase
+    ? ['database_unavailable', 'shutting_down']
+    : ['shutting_down'];
+  const causes = codes.map((code) => `\`${code}\`: ${UNAVAILABLE_CAUSES[code]}`).join('; ');
+  return Type.Object(
+    {
+      error: ErrorBody.properties.error,
+      code: Type.Enum(codes, { description: causes }),
+    },
+    {
+      additionalProperties: false,
+      description: 'Unavailable for a moment (the code says why); Retry-After says when to try again',
+      headers: {
+        'Retry-After': Type.Integer({ description: 'seconds to wait before trying again (5)', minimum: 1 }),
+      },
+    },
+  );
+}

@@ -5,7 +5,7 @@
  * document. Adding a route: DEVELOPERS.md, "Adding a route".
  */
 import type { TSchema } from 'typebox';
-import { ErrorBody } from './errors.js';
+import { ErrorBody, unavailableAnswer } from './errors.js';
 import * as S from './schemas.js';
 
 export type RouteAuth = 'required' | 'optional' | 'none';
@@ -30,21 +30,21 @@ interface RouteSpec<B, P, R extends TSchema, E extends number, O extends Record<
   otherAnswers?: O;
   /** The content type of a non-JSON success answer (the docs page, the CSV export); errors stay JSON. */
   produces?: string;
-  /** False for the few routes that never touch the database (the document and its page): no 503. */
+  /** False for the few routes that never touch the database (the document and its page): no `database_unavailable`. */
   database?: false;
 }
 
 /**
- * Statuses any route of a kind can answer: 400 (a malformed URL is refused before routing; a body that is not
- * valid JSON or holds a NUL), 500 (unexpected failure); with a body 403 (CSRF guard), 413 (too large), 415 (not
- * JSON); with a required session 401; when it uses the database 503 `database_unavailable` (with Retry-After). A
- * server shutting down answers any request still arriving 503 `shutting_down` (with Retry-After; decision 0196).
+ * Statuses any route of a kind can answer with the error body: 400 (a malformed URL is refused before routing; a
+ * body that is not valid JSON or holds a NUL), 500 (unexpected failure); with a body 403 (CSRF guard), 413 (too
+ * large), 415 (not JSON); with a required session 401. Every route also answers 503 (`unavailableAnswer`): a server
+ * shutting down answers any request still arriving `shutting_down` (decision 0196), and one that uses the database
+ * `database_unavailable`, both with Retry-After.
  */
-export function commonStatuses(method: Method, auth: RouteAuth, usesDatabase = true): number[] {
+export function commonStatuses(method: Method, auth: RouteAuth): number[] {
   const statuses = [400, 500];
   if (method !== 'GET') statuses.push(403, 413, 415);
   if (auth === 'required') statuses.push(401);
-  if (usesDatabase) statuses.push(503);
   return statuses;
 }
 
@@ -59,7 +59,6 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'The Idempotency-Key came earlier with another request body',
   429: 'Too many attempts (Retry-After says when to try again)',
   500: 'Unexpected failure',
-  503: 'The database is unavailable right now, or the server is shutting down (Retry-After says when to try again)',
 };
 
 type ErrorAnswers<E extends number> = { [K in E]: typeof ErrorBody };
@@ -91,10 +90,11 @@ function route<
   const success =
     spec.produces === undefined ? spec.success : { content: { [spec.produces]: { schema: spec.success } } };
   const response: Record<number, TSchema> = { 200: success as TSchema };
-  for (const status of [...commonStatuses(spec.method, spec.auth, spec.database !== false), ...spec.errors]) {
+  for (const status of [...commonStatuses(spec.method, spec.auth), ...spec.errors]) {
     // The description names the status in the document (swagger reads it from the schema).
     response[status] = { ...ErrorBody, description: STATUS_TEXT[status] ?? 'Refused' };
   }
+  response[503] = unavailableAnswer(spec.database !== false);
   Object.assign(response, spec.otherAnswers);
   const schema = {
     summary: spec.summary,

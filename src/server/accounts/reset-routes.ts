@@ -4,7 +4,7 @@ import { normalizeEmail } from '../../common/email.js';
 import { hashPassword } from '../auth/passwords.js';
 import { endAllSessions } from '../auth/session.js';
 import { addressThrottleKey } from '../auth/client-address.js';
-import { tryAttempt } from '../auth/throttle.js';
+import { clientAndEmailSubject, tryAttempt } from '../auth/throttle.js';
 import { constantTimeEqual, sha256Hex } from '../auth/tokens.js';
 import type { AppDeps } from '../deps.js';
 import { badRequest, HttpError } from '../http/errors.js';
@@ -43,7 +43,7 @@ export const resetRoutes =
       // In this order, so a client over its own limits spends nothing of the address's shared allowance.
       const allowed =
         (await tryAttempt(db, 'resetRequestPerAddress', client, now)) &&
-        (await tryAttempt(db, 'resetMailPerClientAndEmail', `${client} ${email}`, now)) &&
+        (await tryAttempt(db, 'resetMailPerClientAndEmail', clientAndEmailSubject(client, email), now)) &&
         (await tryAttempt(db, 'resetMailPerEmail', email, now));
       if (!allowed) return { ok: true as const };
 

@@ -1,5 +1,6 @@
 import { isValidEmail, normalizeEmail } from '../../common/email.js';
 import { LIMITS } from '../../common/limits.js';
+import { cleanName } from '../../common/names.js';
 import { codePointLength } from '../../common/text.js';
 import { badRequest } from '../http/errors.js';
 
@@ -34,9 +35,12 @@ export function checkNewPassword(password: string, field = 'password'): void {
   }
 }
 
-/** Trims a display name and enforces its maximum length; an empty result is allowed here. */
+/**
+ * Cleans a display name (one line, trimmed of what shows as nothing, decision 0205) and enforces its maximum length;
+ * an empty result is allowed here.
+ */
 export function checkedDisplayName(raw: string): string {
-  const name = raw.trim();
+  const name = cleanName(raw);
   if (codePointLength(name) > LIMITS.displayNameMax) {
     throw badRequest('name_too_long', `name must have at most ${LIMITS.displayNameMax} characters`, 'name');
   }

@@ -44,8 +44,7 @@ export const throttleKey = (rule: ThrottleRuleName, subject: string): string => 
 
 /**
  * The buckets that name one user, one of their sessions or their e-mail address; they go with the account
- * (decision 0072). `resetMailPerClientAndEmail` buckets name the address after the client, so they are found by
- * `isUserClientBucket`.
+ * (decision 0072). `resetMailPerClientAndEmail` buckets name a client too; they are found by `userClientBucketRange`.
  */
 export function userThrottleKeys(user: { id: number; email: string }, sessionIds: number[]): string[] {
   return [
@@ -55,10 +54,26 @@ export function userThrottleKeys(user: { id: number; email: string }, sessionIds
   ];
 }
 
-export const PER_CLIENT_AND_EMAIL_PREFIX = throttleKey('resetMailPerClientAndEmail', '');
+/**
+ * The subject of a `resetMailPerClientAndEmail` bucket: the e-mail address first, then the client address (which
+ * has no space), so one address's buckets are one range of keys (decision 0207; migration 0014 turned older keys).
+ */
+export const clientAndEmailSubject = (client: string, email: string): string => `${email} ${client}`;
 
+/**
+ * The keys of `email`'s `resetMailPerClientAndEmail` buckets lie from `from` (inclusive) to `to` (exclusive), compared
+ * byte by byte as `throttle_buckets.key` is on both engines: `…:<email> ` up to `…:<email>!` ('!' follows ' '). Account
+ * deletion reads them through the primary key instead of every bucket (decision 0207).
+ */
+export function userClientBucketRange(email: string): { from: string; to: string } {
+  const from = throttleKey('resetMailPerClientAndEmail', clientAndEmailSubject('', email));
+  return { from, to: `${from.slice(0, -1)}!` };
+}
+
+/** Whether `key` (one of the range above) is a bucket of `email` and a client, not of an address with a space. */
 export function isUserClientBucket(key: string, email: string): boolean {
-  return key.startsWith(PER_CLIENT_AND_EMAIL_PREFIX) && key.endsWith(` ${email}`);
+  const { from } = userClientBucketRange(email);
+  return key.startsWith(from) && !key.slice(from.length).includes(' ');
 }
 
 /** Spends one attempt of `rule` for `subject`; throws 429 with Retry-After when none is left. */

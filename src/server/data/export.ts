@@ -4,6 +4,7 @@ import {
   type ExportDocument,
   type ExportedGoal,
 } from '../../common/contract/export-format.js';
+import { cleanName } from '../../common/names.js';
 import type { StoredGoal } from './store.js';
 
 export interface ExportAccount {
@@ -86,7 +87,8 @@ export function csvDialect(locale: string): CsvDialect {
 
 /**
  * One row per logged amount, in goal, date and logging order, RFC 4180 with CRLF (separated as `dialect` says),
- * UTF-8 with a byte order mark so spreadsheet programs read emoji and umlauts right. Text cells are always quoted,
+ * UTF-8 with a byte order mark so spreadsheet programs read emoji and umlauts right. Names and units are cleaned as
+ * they are stored now (decision 0205), so a row stored before with a newline is still one line. Text cells are always quoted,
  * and one that a spreadsheet would take as a formula (`=`, `+`, `-`, `@`, tab, CR) starts with an apostrophe (OWASP
  * CSV injection).
  */
@@ -95,7 +97,7 @@ export async function* exportCsv(goals: AsyncIterable<StoredGoal>, dialect: CsvD
   yield `\uFEFF${CSV_HEADER.join(separator)}\r\n`;
   for await (const goal of goals) {
     const { sets } = goal;
-    const [name, unit] = [csvText(goal.name), csvText(goal.unit)];
+    const [name, unit] = [csvText(cleanName(goal.name)), csvText(cleanName(goal.unit))];
     const lines: string[] = [];
     for (const date of Object.keys(sets).sort()) {
       for (const amount of sets[date]!) {

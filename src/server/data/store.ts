@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { bumpCredentialVersion } from '../accounts/store.js';
 import { keepGoneLogins } from '../auth/sessions-store.js';
-import { isUserClientBucket, PER_CLIENT_AND_EMAIL_PREFIX, userThrottleKeys } from '../auth/throttle.js';
+import { isUserClientBucket, userClientBucketRange, userThrottleKeys } from '../auth/throttle.js';
 import type { GoalSets } from '../../common/goal.js';
 import type { ReminderChannel } from '../../common/reminders.js';
 import type { Database, GoalRow } from '../db/schema.js';
@@ -113,10 +113,13 @@ export async function deleteUserEverywhere(
     const sessionIds = (await trx.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).map(
       (row) => row.id,
     );
+    // A range of the primary key: only this address's buckets are read, not every client's (decision 0207).
+    const { from, to } = userClientBucketRange(user.email);
     const clientBuckets = await trx
       .selectFrom('throttle_buckets')
       .select('key')
-      .where('key', 'like', `${PER_CLIENT_AND_EMAIL_PREFIX}%`)
+      .where('key', '>=', from)
+      .where('key', '<', to)
       .execute();
     const throttleKeys = [
       ...userThrottleKeys(user, sessionIds),

@@ -1,4 +1,4 @@
-import { DEFAULT_MIGRATION_TABLE, type Kysely } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, type Kysely, sql } from 'kysely';
 
 /** The names of the migrations Kysely's bookkeeping says were applied to `db`; none before the first migration. */
 export async function appliedMigrationNames(db: Kysely<any>): Promise<string[]> {
@@ -6,4 +6,26 @@ export async function appliedMigrationNames(db: Kysely<any>): Promise<string[]> 
   if (!tables.some((table) => table.name === DEFAULT_MIGRATION_TABLE)) return [];
   const rows = await db.selectFrom(DEFAULT_MIGRATION_TABLE).select('name').execute();
   return rows.map((row) => String(row.name));
+}
+
+/**
+ * SQLite: takes the write lock and gives it back at once (`BEGIN IMMEDIATE; ROLLBACK`), without waiting for it:
+ * `free: false` while another connection holds it. `busyTimeoutMs` is the connection's own busy wait, set back after.
+ */
+export async function takeSqliteWriteLockAtOnce(
+  db: Kysely<any>,
+): Promise<{ free: true } | { free: false; error: unknown; busyTimeoutMs: number }> {
+  const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(db);
+  const busyTimeoutMs = rows[0]!.timeout;
+  await sql`pragma busy_timeout = 0`.execute(db);
+  try {
+    await sql`begin immediate`.execute(db);
+    await sql`rollback`.execute(db);
+    return { free: true };
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return { free: false, error, busyTimeoutMs };
+    throw error;
+  } finally {
+    await sql.raw(`pragma busy_timeout = ${busyTimeoutMs}`).execute(db);
+  }
 }

@@ -1,11 +1,23 @@
 import type { DatabaseConfig } from '../config.js';
 import { isDatabaseUnavailable } from './dialect.js';
 
-/** Where a database is, without the password: the SQLite file, or PostgreSQL's host:port/database. */
+/**
+ * Where a database is, without the password: the SQLite file, or PostgreSQL's host:port/database. A host that is a
+ * folder (`?host=/var/run/postgresql`, or `%2Fvar%2Frun%2Fpostgresql` in the host's place) is a Unix socket, shown as
+ * the socket file pg connects to, `/var/run/postgresql/.s.PGSQL.5432 (database steady)`. The `host` and `port`
+ * parameters win over the URL's, as in pg's own reading (pg-connection-string).
+ */
 export function databaseAddress(database: DatabaseConfig): string {
   if (database.kind === 'sqlite') return database.file;
   const url = new URL(database.url);
-  return `${url.host}${url.pathname}`;
+  const hostParameter = url.searchParams.get('host');
+  const port = url.searchParams.get('port') || url.port;
+  const host = hostParameter || decodeURIComponent(url.hostname);
+  if (host.startsWith('/')) {
+    const name = decodeURIComponent(url.pathname.slice(1));
+    return `${host.replace(/\/+$/, '')}/.s.PGSQL.${port || '5432'}${name ? ` (database ${name})` : ''}`;
+  }
+  return `${hostParameter ? `${host}${port ? `:${port}` : ''}` : url.host}${url.pathname}`;
 }
 
 /**

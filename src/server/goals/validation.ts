@@ -11,6 +11,7 @@ import {
 } from '../../common/goal.js';
 import { fieldPath } from '../../common/contract/error-codes.js';
 import { LIMITS } from '../../common/limits.js';
+import { cleanName } from '../../common/names.js';
 import { codePointLength } from '../../common/text.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
 import { parseStart } from './start.js';
@@ -76,10 +77,13 @@ function checkedUnit(raw: unknown): string {
   return checkedText('unit', raw, LIMITS.goalUnitMax) || GOAL_DEFAULTS.unit;
 }
 
-/** Trimmed text of at most `max` characters (code points, so an emoji counts once). */
+/**
+ * Cleaned text (one line, trimmed of what shows as nothing, decision 0205) of at most `max` characters (code
+ * points, so an emoji counts once).
+ */
 function checkedText(field: string, raw: unknown, max: number): string {
   if (typeof raw !== 'string') throw invalid(field, `${field} must be a string`);
-  const text = raw.trim();
+  const text = cleanName(raw);
   if (codePointLength(text) > max) throw invalid(field, `${field} must have at most ${max} characters`);
   // U+0000, which PostgreSQL's text cannot hold, never gets here: the JSON body parser refuses it (http/json-body.ts).
   return text;

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
+import { oneLine } from '../../common/names.js';
 import type { Config } from '../config.js';
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
 import { MailRefusedError, type MailMessage, type Mailer } from './mailer.js';
@@ -62,10 +63,12 @@ export function outboxMailer(folder: string, log: Logger): Mailer {
         folder,
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.hrtime.bigint()}.txt`,
       );
-      const extra = Object.entries(message.headers ?? {}).map(([name, value]) => `${name}: ${value}\n`);
-      const content = `To: ${message.to}\nSubject: ${message.subject}\n${extra.join('')}\n${message.text}\n`;
+      // Header values on one line, as nodemailer writes them: a newline in a subject would start a header of its own.
+      const subject = oneLine(message.subject);
+      const extra = Object.entries(message.headers ?? {}).map(([name, value]) => `${name}: ${oneLine(value)}\n`);
+      const content = `To: ${oneLine(message.to)}\nSubject: ${subject}\n${extra.join('')}\n${message.text}\n`;
       await fs.writeFile(file, content, { mode: PRIVATE_FILE_MODE });
-      log.info({ to: message.to, file }, `mail written to the outbox (no SMTP_URL): ${message.subject}`);
+      log.info({ to: message.to, file }, `mail written to the outbox (no SMTP_URL): ${subject}`);
     },
     async verify() {},
   };

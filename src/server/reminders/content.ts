@@ -1,5 +1,6 @@
 import { amountFormat } from '../../common/amount-format.js';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../common/locales.js';
+import { cleanName } from '../../common/names.js';
 import { roundAmount } from '../../common/progress.js';
 import { unitText } from '../../common/units.js';
 import { escapeHtml, type RenderedMail } from '../mail/templates.js';
@@ -17,7 +18,10 @@ export interface ReminderFacts {
 export function reminderFacts(day: GoalDay): ReminderFacts {
   // The database's sum is a float sum (0.1 + 0.2); rounded to what the app keeps, as the app's own totals are.
   const done = roundAmount(day.total);
-  return { goalName: day.name, unit: day.unit, done, target: day.daily, left: roundAmount(day.daily - done) };
+  // Cleaned as a name is now stored (decision 0205): a row stored before may hold a newline, which must not reach
+  // the mail's subject (a header line of its own in the outbox) or split the push title.
+  const [goalName, unit] = [cleanName(day.name), cleanName(day.unit)];
+  return { goalName, unit, done, target: day.daily, left: roundAmount(day.daily - done) };
 }
 
 interface ReminderWording {

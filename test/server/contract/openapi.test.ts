@@ -140,15 +140,32 @@ test('the document check refuses an undocumented status, a wrong shape and a non
   assert.doesNotThrow(() =>
     check.check({ ...answer, url: '/api/nothing', status: 404, text: '{"error":"x","code":"not_found"}' }),
   );
+  // A stopping server answers the document itself 503 shutting_down (decision 0196); it never uses the database.
+  const docs = { ...answer, url: '/api/openapi.json', status: 503 };
+  assert.doesNotThrow(() => check.check({ ...docs, text: '{"error":"x","code":"shutting_down"}' }));
+  assert.throws(() => check.check({ ...docs, text: '{"error":"x","code":"database_unavailable"}' }), /does not match/);
+  assert.throws(
+    () => check.check({ ...answer, status: 503, text: '{"error":"x","code":"internal"}' }),
+    /does not match/,
+  );
 });
 
-test('503 database_unavailable is documented on every route that uses the database; the operator endpoints stay out', async () => {
+test('503 is documented on every route with Retry-After: shutting_down everywhere, database_unavailable where the database is used; the operator endpoints stay out', async () => {
   const document = (await steady.client().get('/api/openapi.json')).body;
   const paths = document.paths as Record<string, Record<string, Operation>>;
   for (const route of Object.values(ROUTES)) {
-    const statuses = Object.keys(paths[openApiPath(route.url)]![route.method.toLowerCase()]!.responses);
+    const where = `${route.method} ${route.url}`;
+    const unavailable = paths[openApiPath(route.url)]![route.method.toLowerCase()]!.responses['503'] as
+      | { headers?: Record<string, unknown>; content?: Record<string, { schema: { properties: { code: object } } }> }
+      | undefined;
+    assert.ok(unavailable, `${where} documents 503`);
     const withoutDatabase = ['/api/openapi.json', '/api/docs', '/api/reminders/page.css'].includes(route.url);
-    assert.equal(statuses.includes('503'), !withoutDatabase, `${route.method} ${route.url}: ${statuses.join(', ')}`);
+    assert.deepEqual(
+      (unavailable.content!['application/json']!.schema.properties.code as { enum: string[] }).enum,
+      withoutDatabase ? ['shutting_down'] : ['database_unavailable', 'shutting_down'],
+      where,
+    );
+    assert.ok(unavailable.headers?.['Retry-After'], `${where} documents Retry-After`);
   }
   const csv = paths['/api/export.csv']!.get!.responses;
   assert.deepEqual(Object.keys(csv['200']!.content!), ['text/csv']);

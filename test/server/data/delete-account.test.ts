@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { THROTTLE_RULES } from '../../../src/server/auth/throttle.js';
+import { deleteUserEverywhere } from '../../../src/server/data/store.js';
 import { createReminderScheduler } from '../../../src/server/reminders/start.js';
 import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
 import type { TestClient } from '../../support/client.js';
+import { loggedDatabase } from '../../support/logged-database.js';
 
 let steady: TestApp;
 before(async () => {
@@ -184,4 +186,69 @@ test("a wrong password answers 400 wrong_password and deletes nothing; attempts 
 test('DELETE /api/me needs a session', async () => {
   const answer = await steady.client().request('DELETE', '/api/me', { password: PASSWORD });
   assert.equal(answer.status, 401);
+});
+
+test("deletion finds the address's per-client reset buckets through the primary key, and only that address's", async (t) => {
+  // Requests from two client addresses, as a proxy on this machine names them.
+  const steady = await createTestApp({ TRUST_PROXY: 'loopback' });
+  t.after(() => steady.close());
+  const email = 'erik@example.com';
+  const erik = await steady.register(email);
+  const { id } = (await erik.get('/api/me')).body as { id: number };
+  // Reset requests for Erik from two clients, and for addresses that start alike from the same clients.
+  const others = ['erik@example.co', 'erik@example.com.au', 'erik@example.com x'];
+  for (const client of ['198.51.100.7', '2001:db8::1']) {
+    for (const address of [email, ...others]) {
+      const asked = await steady.client().post('/api/reset-request', { email: address }, { 'x-forwarded-for': client });
+      assert.equal(asked.status, 200);
+    }
+  }
+  const buckets = async () =>
+    (await steady.deps.db.selectFrom('throttle_buckets').select('key').execute()).map((row) => row.key);
+  const before = await buckets();
+  const perClient = (keys: string[]) => keys.filter((key) => key.startsWith('resetMailPerClientAndEmail:')).sort();
+  assert.equal(perClient(before).length, 8, before.join('\n'));
+
+  const logged = loggedDatabase(steady.deps.config.database);
+  try {
+    await deleteUserEverywhere(logged.db, { id, email }, steady.clock.now());
+    const lookup = logged.queries.find((query) => /^select .* from "throttle_buckets"/.test(query.sql));
+    assert.ok(lookup, logged.statements.join('\n'));
+    // Only this address's buckets: the keys from `…:<email> ` up to `…:<email>!` (decision 0207).
+    assert.deepEqual(lookup.parameters, [
+      `resetMailPerClientAndEmail:${email} `,
+      `resetMailPerClientAndEmail:${email}!`,
+    ]);
+    if (steady.deps.config.database.kind === 'sqlite') {
+      const plan = await logged.db.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`explain query plan ${lookup.sql}`, [...lookup.parameters]),
+      );
+      const details = plan.rows.map((row) => row.detail).join('\n');
+      assert.match(details, /^SEARCH throttle_buckets USING (COVERING )?INDEX \S+ \(key>\? AND key<\?\)$/, details);
+    } else {
+      // On a small table PostgreSQL would read it whole anyway; without sequential scans it shows what it can use.
+      await logged.db.connection().execute(async (connection) => {
+        await sql`set enable_seqscan = off`.execute(connection);
+        const plan = await connection.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain ${lookup.sql}`, [...lookup.parameters]),
+        );
+        const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+        assert.match(text, /Index (Only )?Scan (using|on) throttle_buckets_pkey/, text);
+        assert.match(text, /Index Cond: \(\(key >= .*\) AND \(key < .*\)\)/, text);
+        assert.doesNotMatch(text, /Seq Scan/, text);
+        await sql`reset enable_seqscan`.execute(connection);
+      });
+      // The range is the keys that start alike only when keys compare byte by byte, whatever the database's collation.
+      const { rows } = await sql<{ collation_name: string }>`select collation_name from information_schema.columns
+        where table_name = 'throttle_buckets' and column_name = 'key'`.execute(logged.db);
+      assert.deepEqual(rows, [{ collation_name: 'C' }]);
+    }
+  } finally {
+    await logged.close();
+  }
+  assert.deepEqual(
+    perClient(await buckets()),
+    perClient(before).filter((key) => others.some((other) => key.includes(`:${other} `))),
+    "Erik's buckets went, those of the other addresses stayed",
+  );
 });

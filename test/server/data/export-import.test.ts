@@ -101,7 +101,7 @@ test('GET /api/export.csv: one row per logged amount, quoted text, formulas defu
     unit: '+1',
     sets: { '2026-01-02': [3, 0.1], '2026-01-01': [-2] },
   });
-  await ben.post('/api/goals', { name: 'Läufe "lang"\nzwei Zeilen', unit: '@km', sets: { '2026-01-03': [5] } });
+  await ben.post('/api/goals', { name: 'Läufe "lang"; zwei', unit: '@km', sets: { '2026-01-03': [5] } });
   await ben.post('/api/goals', { name: 'nothing logged' });
   const csv = await ben.get('/api/export.csv');
   assert.equal(csv.status, 200);
@@ -114,7 +114,7 @@ test('GET /api/export.csv: one row per logged amount, quoted text, formulas defu
       `${first},"'=HYPERLINK(""x"")","'+1",2026-01-01,-2\r\n` +
       `${first},"'=HYPERLINK(""x"")","'+1",2026-01-02,3\r\n` +
       `${first},"'=HYPERLINK(""x"")","'+1",2026-01-02,0.1\r\n` +
-      `${second},"Läufe ""lang""\nzwei Zeilen","'@km",2026-01-03,5\r\n`,
+      `${second},"Läufe ""lang""; zwei","'@km",2026-01-03,5\r\n`,
   );
 });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { test } from 'node:test';
+import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { parseDatabaseUrl } from '../../../src/server/config.js';
 import { LOCK_WAIT_NOTICE_MS, MIGRATION_LOCK_KEY, migrateToLatest } from '../../../src/server/db/migrate.js';
@@ -9,6 +10,7 @@ import { DATABASE_TIMEOUTS, openDatabase } from '../../../src/server/db/open.js'
 import { projectRoot } from '../../../src/server/paths.js';
 import { createTestDatabase } from '../../support/database.js';
 import { freePort, startServerProcess } from '../../support/server-process.js';
+import { until } from '../../support/waiting.js';
 
 function migrateProcess(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -81,36 +83,93 @@ test(
   },
 );
 
-test(
-  "a server start waiting for another process's migration says so, and says when it goes on",
-  { timeout: 60_000 },
-  async (t) => {
-    const database = await createTestDatabase('postgres');
-    t.after(() => database.drop());
-    const other = new pg.Client({ connectionString: database.url });
-    await other.connect();
-    await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    const port = await freePort();
-    const server = startServerProcess({
-      DATABASE_URL: database.url,
-      DATA_DIR: database.dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      BASE_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'info',
-    });
-    try {
-      const started = Date.now();
-      await server.waitForLine((line) => line.msg === "waiting for another process's migration (lock held)", 10_000);
-      assert.ok(Date.now() - started >= LOCK_WAIT_NOTICE_MS, 'said only after a moment of waiting');
-      await other.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-      const goingOn = await server.waitForLine((line) => line.msg === "another process's migration is done; going on");
-      assert.ok(goingOn.waitedMs >= LOCK_WAIT_NOTICE_MS, String(goingOn.waitedMs));
-      await server.waitForLine((line) => typeof line.inviteUrl === 'string');
-    } finally {
-      server.kill();
-      await server.exited;
-      await other.end();
-    }
-  },
-);
+const WAITING = "waiting for another process's migration (lock held)";
+const GOING_ON = "another process's migration is done; going on";
+
+/**
+ * Another process in the middle of a migration: on PostgreSQL it holds the advisory lock, on SQLite the write lock
+ * (of a fresh file, in WAL mode as ours).
+ */
+async function holdMigrationLock(engine: 'sqlite' | 'postgres', url: string): Promise<{ release(): Promise<void> }> {
+  if (engine === 'sqlite') {
+    const other = new SqliteDatabase(url.slice('sqlite:'.length));
+    other.pragma('journal_mode = WAL');
+    other.exec('BEGIN IMMEDIATE');
+    return { release: async () => void other.exec('ROLLBACK').close() };
+  }
+  const other = new pg.Client({ connectionString: url });
+  await other.connect();
+  await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+  return { release: () => other.end() };
+}
+
+for (const engine of ['postgres', 'sqlite'] as const) {
+  test(
+    `a server start on ${engine} waiting for another process's migration says so after a second, and says when it goes on`,
+    { timeout: 60_000 },
+    async (t) => {
+      const database = await createTestDatabase(engine);
+      t.after(() => database.drop());
+      const lock = await holdMigrationLock(engine, database.url);
+      const port = await freePort();
+      const server = startServerProcess({
+        DATABASE_URL: database.url,
+        DATA_DIR: database.dataDir,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        BASE_URL: `http://127.0.0.1:${port}`,
+        LOG_LEVEL: 'info',
+      });
+      try {
+        const started = Date.now();
+        await server.waitForLine((line) => line.msg === WAITING, 10_000);
+        assert.ok(Date.now() - started >= LOCK_WAIT_NOTICE_MS, 'said only after a moment of waiting');
+        await lock.release();
+        const goingOn = await server.waitForLine((line) => line.msg === GOING_ON);
+        assert.ok(goingOn.waitedMs >= LOCK_WAIT_NOTICE_MS, String(goingOn.waitedMs));
+        await server.waitForLine((line) => typeof line.inviteUrl === 'string');
+      } finally {
+        server.kill();
+        await server.exited;
+      }
+    },
+  );
+
+  test(
+    `steady migrate on ${engine} waiting for another process's migration says so on stderr, and when it goes on`,
+    { timeout: 60_000 },
+    async (t) => {
+      const database = await createTestDatabase(engine);
+      t.after(() => database.drop());
+      const lock = await holdMigrationLock(engine, database.url);
+      const run = migrateWatched({ DATABASE_URL: database.url, DATA_DIR: database.dataDir });
+      try {
+        const started = Date.now();
+        await until('the wait is told', () => run.stderr().includes(WAITING));
+        assert.ok(Date.now() - started >= LOCK_WAIT_NOTICE_MS, 'said only after a moment of waiting');
+        assert.equal(run.stdout(), '', 'stdout is left to the result');
+        await lock.release();
+        assert.equal(await run.exited, 0, run.stderr());
+        assert.match(run.stderr(), new RegExp(`^steady: ${WAITING.replace(/[()]/g, '\\$&')}\n`));
+        assert.match(run.stderr(), new RegExp(`\nsteady: ${GOING_ON} \\(waited \\d+\\.\\d s\\)\n$`));
+        assert.equal(run.stdout(), `Applied migrations: ${Object.keys(migrations).join(', ')}\n`);
+      } finally {
+        run.kill();
+        await run.exited;
+      }
+    },
+  );
+}
+
+/** `steady migrate` as its own process, its stderr read while it runs. */
+function migrateWatched(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'migrate'], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  let [stdout, stderr] = ['', ''];
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { stdout: () => stdout, stderr: () => stderr, exited, kill: () => child.kill('SIGKILL') };
+}

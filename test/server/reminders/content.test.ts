@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { reminderFacts, reminderLine, reminderMail } from '../../../src/server/reminders/content.js';
+import { reminderFacts, reminderLine, reminderMail, reminderPush } from '../../../src/server/reminders/content.js';
 import { reminderOffDonePage, reminderOffQuestionPage } from '../../../src/server/reminders/off-page.js';
 import { belowTarget } from '../../../src/server/reminders/schedule.js';
 
@@ -99,4 +99,15 @@ test('the reminder-off pages escape the goal name and post back to the link', ()
   assert.ok(question.includes('&lt;b&gt;x&lt;/b&gt;'));
   assert.ok(question.includes('<form method="post" action="/api/reminders/off/1.2.abc">'));
   assert.ok(reminderOffDonePage('de', null, 'https://s.example').includes('Diese Erinnerung ist abgeschaltet.'));
+});
+
+test('a goal name or unit stored with a newline (before decision 0205) gives a subject and push title on one line', () => {
+  const stored = { ...day, name: 'Push-ups\r\nBcc: evil@example.org', unit: 'reps\n' };
+  const mail = reminderMail('en', reminderFacts(stored), links, '19:30');
+  assert.equal(mail.subject, 'Push-ups Bcc: evil@example.org – 15 reps left today (35 of 50)');
+  assert.ok(mail.text.split('\n').includes(mail.subject), mail.text);
+  assert.equal(
+    JSON.parse(reminderPush('en', reminderFacts(stored), links.goal)).title,
+    'Push-ups Bcc: evil@example.org',
+  );
 });
