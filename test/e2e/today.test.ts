@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, type TestContext, test } from 'node:test';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { localDateKey } from '../../src/common/progress.js';
+import { addDays, localDateKey } from '../../src/common/progress.js';
+import { wallClockText } from '../../src/server/goals/start.js';
 import {
   chromiumAvailable,
   cliInvite,
@@ -1618,4 +1619,61 @@ test('the goal page logs and corrects through the outbox too: shown at once, a l
   await facts.getByText('2 / 8 glasses today').waitFor();
   await assertAmountsToday(who, goal.id, [2]);
   await page.getByRole('button', { name: /Undo last entry \(2\)/ }).waitFor();
+});
+
+test('a new goal form left open over midnight starts the goal on the new day, not the day before', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('form-midnight@example.com');
+  t.after(() => who.context.close());
+  const { page } = who;
+  const evening = new Date();
+  evening.setHours(23, 59, 50, 0);
+  const [before, after] = [localDateKey(evening), localDateKey(new Date(evening.getTime() + 60_000))];
+  await page.clock.install({ time: evening });
+  await page.goto(`${server.baseUrl}/#/new`);
+  await page.getByLabel('What do you want to do?').fill('Reading');
+  assert.equal(await page.getByLabel('Start date').inputValue(), before);
+
+  // The person finishes typing after midnight; the start field they left alone shows, and sends, the new day.
+  await page.clock.runFor(20_000);
+  assert.equal(await page.getByLabel('Start date').inputValue(), after);
+  await page.getByRole('button', { name: 'Create goal' }).click();
+  await page.getByRole('heading', { name: 'Reading', level: 1 }).waitFor();
+  const goals = await api<{ name: string; start: string }[]>(who, 'GET', '/api/goals');
+  assert.deepEqual(
+    goals.map(({ name, start }) => ({ name, start })),
+    [{ name: 'Reading', start: `${after} 00:00:00` }],
+  );
+});
+
+test('Today follows a change of the device time zone while it is open: within a minute a tap logs to the new day', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('zone-change@example.com');
+  t.after(() => who.context.close());
+  const { page } = who;
+  // 25 hours apart, so their dates always differ. Set by CDP, as the system would under a running browser.
+  const [west, east] = ['Pacific/Pago_Pago', 'Pacific/Kiritimati'];
+  const dateIn = (zone: string) => wallClockText(Date.now(), zone).slice(0, 10);
+  const cdp = await who.context.newCDPSession(page);
+  await cdp.send('Emulation.setTimezoneOverride', { timezoneId: west });
+  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8, start: addDays(dateIn(west), -2) });
+  await page.clock.install();
+  await openToday(who);
+  const water = row(page, 'Water');
+  await water.locator('.today-log').click();
+  const westDay = dateIn(west);
+  await assertEventually(
+    async () => (await api<Goal[]>(who, 'GET', '/api/goals')).find((each) => each.id === goal.id)!.sets,
+    { [westDay]: [1] },
+  );
+
+  // The laptop lands: the system sets the new zone while the page stays open and in view.
+  await cdp.send('Emulation.setTimezoneOverride', { timezoneId: east });
+  await page.clock.runFor(61_000);
+  await water.getByText(/^0 \/ 8 glasses/).waitFor();
+  await water.locator('.today-log').click();
+  await assertEventually(
+    async () => (await api<Goal[]>(who, 'GET', '/api/goals')).find((each) => each.id === goal.id)!.sets,
+    { [westDay]: [1], [dateIn(east)]: [1] },
+  );
 });
