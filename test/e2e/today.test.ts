@@ -10,7 +10,8 @@ import { mkdirSync } from 'node:fs';
 import { after, before, type TestContext, test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { localDateKey } from '../../src/common/progress.js';
+import { addDays, localDateKey } from '../../src/common/progress.js';
+import { wallClockText } from '../../src/server/goals/start.js';
 import {
   chromiumAvailable,
   cliInvite,
@@ -98,6 +99,11 @@ const createGoal = (who: Device, body: Record<string, unknown>) =>
   api<{ id: string }>(who, 'POST', '/api/goals', { unit: 'reps', daily: 50, days: 30, ...body });
 
 const today = () => localDateKey(new Date());
+
+/** Every amount of the goal on the server, by date. */
+async function setsOf(who: Device, goalId: string): Promise<Record<string, number[]>> {
+  return (await api<Goal[]>(who, 'GET', '/api/goals')).find((goal) => goal.id === goalId)!.sets;
+}
 
 async function amountsToday(who: Device, goalId: string): Promise<number[]> {
   const goals = await api<{ id: string; sets: Record<string, number[]> }[]>(who, 'GET', '/api/goals');
@@ -1718,4 +1724,94 @@ test('the goal page logs and corrects through the outbox too: shown at once, a l
   await facts.getByText('2 / 8 glasses today').waitFor();
   await assertAmountsToday(who, goal.id, [2]);
   await page.getByRole('button', { name: /Undo last entry \(2\)/ }).waitFor();
+});
+
+test('a new goal form left open over midnight starts the goal on the new day, not the day before', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('form-midnight@example.com');
+  t.after(() => who.context.close());
+  const { page } = who;
+  const evening = new Date();
+  evening.setHours(23, 59, 50, 0);
+  const [before, after] = [localDateKey(evening), localDateKey(new Date(evening.getTime() + 60_000))];
+  await page.clock.install({ time: evening });
+  await page.goto(`${server.baseUrl}/#/new`);
+  await page.getByLabel('What do you want to do?').fill('Reading');
+  assert.equal(await page.getByLabel('Start date').inputValue(), before);
+
+  // Nothing in flight when the page's clock jumps: a request would pass its deadline (10 s) and fail the page.
+  await page.waitForLoadState('networkidle');
+  // The person finishes typing after midnight; the start field they left alone shows, and sends, the new day.
+  await page.clock.runFor(20_000);
+  assert.equal(await page.getByLabel('Start date').inputValue(), after);
+  await page.getByRole('button', { name: 'Create goal' }).click();
+  await page.getByRole('heading', { name: 'Reading', level: 1 }).waitFor();
+  const goals = await api<{ name: string; start: string }[]>(who, 'GET', '/api/goals');
+  assert.deepEqual(
+    goals.map(({ name, start }) => ({ name, start })),
+    [{ name: 'Reading', start: `${after} 00:00:00` }],
+  );
+});
+
+test('Today follows a change of the device time zone while it is open: within a minute a tap logs to the new day', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const who = await device('zone-change@example.com');
+  t.after(() => who.context.close());
+  const { page } = who;
+  // 25 hours apart, so their dates always differ. Set by CDP, as the system would under a running browser.
+  const [west, east] = ['Pacific/Pago_Pago', 'Pacific/Kiritimati'];
+  const dateIn = (zone: string) => wallClockText(Date.now(), zone).slice(0, 10);
+  const cdp = await who.context.newCDPSession(page);
+  await cdp.send('Emulation.setTimezoneOverride', { timezoneId: west });
+  const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8, start: addDays(dateIn(west), -2) });
+  await page.clock.install();
+  await openToday(who);
+  const water = row(page, 'Water');
+  await water.locator('.today-log').click();
+  const westDay = dateIn(west);
+  await assertEventually(() => setsOf(who, goal.id), { [westDay]: [1] });
+
+  // The laptop lands: the system sets the new zone while the page stays open and in view.
+  await cdp.send('Emulation.setTimezoneOverride', { timezoneId: east });
+  await page.clock.runFor(61_000);
+  await water.getByText(/^0 \/ 8 glasses/).waitFor();
+  await water.locator('.today-log').click();
+  await assertEventually(() => setsOf(who, goal.id), { [westDay]: [1], [dateIn(east)]: [1] });
+});
+
+test('Today at a midnight moved by daylight saving (America/Santiago): a skipped midnight starts the new day, an hour passed twice before midnight stays on its day', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const dayOn = async (email: string, evening: string, eveningDate: string) => {
+    const who = await device(email, 'en-GB', true, { timezoneId: 'America/Santiago' });
+    t.after(() => who.context.close());
+    const goal = await createGoal(who, { name: 'Water', unit: 'glasses', daily: 8, start: '2026-09-01', days: 600 });
+    await who.page.clock.install({ time: new Date(evening) });
+    await openToday(who);
+    const log = row(who.page, 'Water').locator('.today-log');
+    await log.click();
+    // Stored before the page's clock jumps, so no request is in flight past its deadline.
+    await assertEventually(() => setsOf(who, goal.id), { [eveningDate]: [1] });
+    return { who, goal, log };
+  };
+
+  // 2026-09-05 23:59:50 -04:00; ten seconds later clocks go from 00:00 to 01:00 -03:00 on the 6th.
+  const spring = await dayOn('santiago-spring@example.com', '2026-09-06T03:59:50Z', '2026-09-05');
+  await spring.who.page.clock.runFor(20_000);
+  await row(spring.who.page, 'Water')
+    .getByText(/^0 \/ 8 glasses/)
+    .waitFor();
+  await spring.log.click();
+  await assertEventually(() => setsOf(spring.who, spring.goal.id), { '2026-09-05': [1], '2026-09-06': [1] });
+
+  // 2027-04-03 23:59:50 -03:00; ten seconds later clocks go back to 23:00 -04:00, still the 3rd, for an hour.
+  const autumn = await dayOn('santiago-autumn@example.com', '2027-04-04T02:59:50Z', '2027-04-03');
+  await autumn.who.page.clock.runFor(20_000);
+  await autumn.log.click();
+  await assertEventually(() => setsOf(autumn.who, autumn.goal.id), { '2027-04-03': [1, 1] });
+  await autumn.who.page.clock.runFor(60 * 60_000);
+  await row(autumn.who.page, 'Water')
+    .getByText(/^0 \/ 8 glasses/)
+    .waitFor();
+  await autumn.log.click();
+  await assertEventually(() => setsOf(autumn.who, autumn.goal.id), { '2027-04-03': [1, 1], '2027-04-04': [1] });
 });

@@ -1,6 +1,6 @@
 import { GOAL_DEFAULTS, isDailyTarget, isDateKey, isDayCount } from '../../common/goal.js';
 import { LIMITS } from '../../common/limits.js';
-import { localDateKey, startDateKey } from '../../common/progress.js';
+import { startDateKey } from '../../common/progress.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Goal, type GoalFields, type GoalInput } from '../api.js';
 import { Field, FormMessage } from '../components/Field.js';
@@ -14,6 +14,7 @@ import { href, navigate } from '../router.js';
 import { useFields } from '../use-fields.js';
 import { useRetryKey } from '../retry-key.js';
 import { useSubmit } from '../use-submit.js';
+import { useToday } from '../use-today.js';
 import { GoalNotKnownHere, GoalsLoaded } from './goals.js';
 
 export function NewGoalPage() {
@@ -49,8 +50,10 @@ function GoalForm({ goal, gone = false }: { goal: Goal | null; gone?: boolean })
   const [refused, setRefused] = useState(false);
   const deleted = goal !== null && (gone || refused);
   const editing = goal !== null && !deleted;
-  // A goal that changes on another device while the form is open brings its new texts into the untouched fields.
-  const latest = useMemo(() => formTexts(goal), [goal]);
+  // A goal that changes on another device while the form is open brings its new texts into the untouched fields;
+  // a new goal's start left as it was moves to the new day at midnight (decision 0209), never yesterday's date.
+  const today = useToday();
+  const latest = useMemo(() => formTexts(goal, today), [goal, today]);
   const { values, setter, changed, changedElsewhere } = useFields(latest);
   const { name, unit, daily, days, start } = values;
   // Set once the server took this form's edit: the goal changed by it is not another device's change ("9.0" saved
@@ -192,15 +195,15 @@ function GoalForm({ goal, gone = false }: { goal: Goal | null; gone?: boolean })
   );
 }
 
-/** The form's texts for a goal, or for a new one. */
-function formTexts(goal: Goal | null) {
+/** The form's texts for a goal, or for a new one starting `today`. */
+function formTexts(goal: Goal | null, today: string) {
   return {
     name: goal?.name ?? '',
     // A counted unit of the user's language (decision 0096); the API's own default, `Stück`, is for API clients.
     unit: goal?.unit ?? suggestedUnits(uiLocale())[0]!,
     daily: formatForInput(goal?.daily ?? 10),
     days: String(goal?.days ?? GOAL_DEFAULTS.days),
-    start: goal ? startDateKey(goal) : localDateKey(new Date()),
+    start: goal ? startDateKey(goal) : today,
   };
 }
 

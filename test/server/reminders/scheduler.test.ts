@@ -33,18 +33,19 @@ async function setUp(t: TestContext, mailer?: Mailer) {
 }
 
 /**
- * A user in Berlin with a goal of 50 reps a day and an e-mail reminder. The reminder is set by the start of the
+ * A user in Berlin (or `zone`) with a goal of 50 reps a day and an e-mail reminder. The reminder is set by the start of the
  * goal's first day (the clock is put back there for the PUT when it is later), as a person sets one up before it is
  * to ring: one set after its time that day would first ring the next day (decision 0177).
  */
 async function berlinGoal(
   steady: TestApp,
   email: string,
-  goal: { start: string; days: number; time: string; locale?: string },
+  goal: { start: string; days: number; time: string; locale?: string; zone?: string },
 ): Promise<{ client: TestClient; id: string }> {
   const client = await steady.register(email);
   if (goal.locale) await client.patch('/api/me', { locale: goal.locale });
-  assert.equal((await client.patch('/api/preferences', { timezone: 'Europe/Berlin' })).status, 200);
+  const timezone = goal.zone ?? 'Europe/Berlin';
+  assert.equal((await client.patch('/api/preferences', { timezone })).status, 200);
   const created = await client.post('/api/goals', {
     name: 'Push-ups',
     unit: 'reps',
@@ -318,6 +319,78 @@ test('DST in Europe/Berlin: a time skipped in spring is sent at 03:00; a time pa
   setClock(steady, berlinWinter('2026-10-25', '02:30'));
   assert.equal(await scheduler.check(), 0, 'second 02:30 (CET): already sent');
   assert.equal(steady.smtp.mails.length, 2);
+});
+
+/**
+ * Checks every 10 minutes from `from` to `to` (ISO instants); answers the mails to `to` that went out, each as
+ * `<instant of the check> <address>`.
+ */
+async function ringsBetween(steady: TestApp, scheduler: ReminderScheduler, from: string, to: string, only?: string[]) {
+  const rings: string[] = [];
+  for (let at = Date.parse(from); at < Date.parse(to); at += 10 * MINUTE) {
+    setClock(steady, at);
+    const before = steady.smtp.mails.length;
+    await scheduler.check();
+    for (const mail of steady.smtp.mails.slice(before)) {
+      if (!only || only.includes(mail.to.join())) rings.push(`${new Date(at).toISOString()} ${mail.to.join()}`);
+    }
+  }
+  return rings;
+}
+
+test('DST in Europe/Warsaw (2026, 2027) and America/New_York, checked all day: a skipped time rings once at 03:00, a doubled one once at its first pass', async (t) => {
+  const { steady, scheduler } = await setUp(t);
+  const warsaw = ['wanda@example.com'];
+  const newYork = ['nina@example.com', 'ned@example.com'];
+  await berlinGoal(steady, warsaw[0]!, { start: '2026-10-01', days: 400, time: '02:30', zone: 'Europe/Warsaw' });
+  await berlinGoal(steady, newYork[0]!, { start: '2026-10-01', days: 400, time: '02:30', zone: 'America/New_York' });
+  await berlinGoal(steady, newYork[1]!, { start: '2026-10-01', days: 400, time: '01:30', zone: 'America/New_York' });
+  // Each window is the local day of the change, midnight to midnight, as UTC instants.
+  // Warsaw 2026-10-25 and 2027-10-31: 03:00 CEST goes back to 02:00 CET; the first 02:30 is 00:30 UTC.
+  assert.deepEqual(await ringsBetween(steady, scheduler, '2026-10-24T22:00Z', '2026-10-25T23:00Z', warsaw), [
+    '2026-10-25T00:30:00.000Z wanda@example.com',
+  ]);
+  assert.deepEqual(await ringsBetween(steady, scheduler, '2027-10-30T22:00Z', '2027-10-31T23:00Z', warsaw), [
+    '2027-10-31T00:30:00.000Z wanda@example.com',
+  ]);
+  // Warsaw 2027-03-28: 02:00 CET jumps to 03:00 CEST (01:00 UTC); 02:30 never happens.
+  assert.deepEqual(await ringsBetween(steady, scheduler, '2027-03-27T23:00Z', '2027-03-28T22:00Z', warsaw), [
+    '2027-03-28T01:00:00.000Z wanda@example.com',
+  ]);
+  // New York 2026-11-01: 02:00 EDT goes back to 01:00 EST; the first 01:30 is 05:30 UTC, the second (06:30) is
+  // quiet; 02:30 happens once, in EST (07:30 UTC).
+  assert.deepEqual(await ringsBetween(steady, scheduler, '2026-11-01T04:00Z', '2026-11-02T05:00Z', newYork), [
+    '2026-11-01T05:30:00.000Z ned@example.com',
+    '2026-11-01T07:30:00.000Z nina@example.com',
+  ]);
+  // New York 2027-03-14: 02:00 EST jumps to 03:00 EDT (07:00 UTC); 01:30 is EST (06:30 UTC).
+  assert.deepEqual(await ringsBetween(steady, scheduler, '2027-03-14T05:00Z', '2027-03-15T04:00Z', newYork), [
+    '2027-03-14T06:30:00.000Z ned@example.com',
+    '2027-03-14T07:00:00.000Z nina@example.com',
+  ]);
+});
+
+test('a time zone changed in the evening: the reminder rings once per date of the zone the user has, never twice on one date', async (t) => {
+  const { steady, scheduler } = await setUp(t);
+  // Sessions last a day: the users sign up on the day the test looks at.
+  setClock(steady, Date.parse('2026-11-27T08:00:00Z'));
+  const goal = { start: '2026-11-01', days: 60, time: '20:00' };
+  const wes = await berlinGoal(steady, 'wes@example.com', { ...goal, zone: 'Europe/Warsaw' });
+  const eve = await berlinGoal(steady, 'eve@example.com', { ...goal, zone: 'America/New_York' });
+  // 20:00 Warsaw (19:00 UTC) rings Wes; at 21:00 Warsaw he moves to New York, where 20:00 of the 27th is to come.
+  assert.deepEqual(await ringsBetween(steady, scheduler, '2026-11-27T12:00Z', '2026-11-27T20:00Z'), [
+    '2026-11-27T19:00:00.000Z wes@example.com',
+  ]);
+  assert.equal((await wes.client.patch('/api/preferences', { timezone: 'America/New_York' })).status, 200);
+  // At 19:00 New York (00:00 UTC) Eve moves to Warsaw, where it is 01:00 on the 28th: the 27th is over there.
+  assert.deepEqual(await ringsBetween(steady, scheduler, '2026-11-27T20:00Z', '2026-11-28T00:00Z'), []);
+  assert.equal((await eve.client.patch('/api/preferences', { timezone: 'Europe/Warsaw' })).status, 200);
+  // Wes: nothing more on the 27th (01:00 UTC is its 20:00 in New York), then 20:00 New York on the 28th. Eve: 20:00
+  // Warsaw on the 28th.
+  assert.deepEqual(await ringsBetween(steady, scheduler, '2026-11-28T00:00Z', '2026-11-29T03:00Z'), [
+    '2026-11-28T19:00:00.000Z eve@example.com',
+    '2026-11-29T01:00:00.000Z wes@example.com',
+  ]);
 });
 
 test('missed while down: sent at start when its day is not over, never a pile of earlier days; a clock jump is noticed at the next check', async (t) => {
