@@ -8,6 +8,7 @@ import { fromContract } from '../http/contract.js';
 import { ROUTES } from '../../common/contract/routes.js';
 import { goalJson, goalListBody, setsJson } from './serialize.js';
 import { serverTimeZone } from './start.js';
+import { findTimezone } from '../reminders/preferences-store.js';
 import { GoalListCache } from './list-cache.js';
 import { logEntry, removeEntry } from './entries-store.js';
 import { deleteGoal, entryParts, goalJsonById, insertGoal, insertKeyedGoal, listGoals, updateGoal } from './store.js';
@@ -35,6 +36,7 @@ export const goalRoutes =
   async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const { db, clock } = deps;
+    /** The zone of a person who has set none (decision 0031). */
     const timeZone = serverTimeZone();
 
     // The answer is built as text from the goal rows and one ordered read of their entries (decisions 0033,
@@ -63,7 +65,9 @@ export const goalRoutes =
       async (request, reply) => {
         const user = currentUser(request);
         const now = clock.now();
-        const checked = checkedNewGoal(request.body, now, timeZone);
+        // A zoned or missing start is read in the person's own zone when they have set one, as their reminders are:
+        // day 1 is then their calendar day, not the server's (decision 0210).
+        const checked = checkedNewGoal(request.body, now, (await findTimezone(db, user.id)) ?? timeZone);
         const key = keyedBodies.of(request);
         const created = key
           ? await insertKeyedGoal(db, user.id, checked, now, key)

@@ -6,7 +6,8 @@ import { formatDateKey, GOAL_LIMITS, isCalendarDate, twoDigits } from '../../com
  *
  * Accepted: `2026-01-15`, then optionally `T` or a space, `HH:MM`, optional `:SS` (and a fraction, which is
  * dropped), and optionally `Z` or an offset (`+01:00`, `+0100`, `+01`). Without a zone the wall-clock time is
- * kept as written; with one it is converted to the server's time zone. Anything else means "now".
+ * kept as written; with one it is converted to `timeZone` (the person's, else the server's: decision 0210). Anything
+ * else means "now".
  */
 const START_PATTERN =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;

@@ -149,3 +149,25 @@ test("a server run with TZ=Europe/Berlin converts zoned starts to Berlin time an
     null: '2026-01-15 10:00:00',
   });
 });
+
+test("a zoned or missing start is read in the person's own time zone once they have set one (decision 0210)", async (t) => {
+  assert.equal(process.env.TZ ?? '', '', 'this test expects a server in UTC');
+  const steady = await createTestApp();
+  t.after(() => steady.close());
+  // 23:00 UTC on the 27th is 08:00 on the 28th in Tokyo: a goal made then starts on the 28th for Kenji.
+  steady.clock.advance(Date.UTC(2026, 10, 27, 23, 0, 0) - steady.clock.now());
+  const kenji = await steady.register('kenji@example.com');
+  const startOf = async (start: unknown) => (await kenji.post('/api/goals', { name: 'Walk', start })).body.start;
+  assert.equal(await startOf(undefined), '2026-11-27 23:00:00', 'no zone set yet: the server zone');
+  assert.equal((await kenji.patch('/api/preferences', { timezone: 'Asia/Tokyo' })).status, 200);
+  const cases: Array<[unknown, string]> = [
+    [undefined, '2026-11-28 08:00:00'],
+    ['garbage', '2026-11-28 08:00:00'],
+    ['2026-11-28T00:30:00+09:00', '2026-11-28 00:30:00'],
+    ['2026-11-27T23:00:00Z', '2026-11-28 08:00:00'],
+    // Without a zone the wall clock stays as written, whatever the person's zone (decision 0031).
+    ['2026-11-28', '2026-11-28 00:00:00'],
+    ['2026-11-27 19:00', '2026-11-27 19:00:00'],
+  ];
+  for (const [start, expected] of cases) assert.equal(await startOf(start), expected, JSON.stringify(start));
+});
