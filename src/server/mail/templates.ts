@@ -62,19 +62,32 @@ export function passwordResetMail(locale: string, link: string): RenderedMail {
     words.ignore,
     '',
   ].join('\n');
-  const html = [
-    '<!doctype html>',
-    `<html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(words.subject)}</title></head>`,
-    '<body>',
+  const html = htmlMail(language, words.subject, [
     `<p>${escapeHtml(words.greeting)}</p>`,
     `<p>${escapeHtml(words.intro)}</p>`,
     `<p><a href="${escapeHtml(link)}">${escapeHtml(words.action)}</a></p>`,
     `<p>${escapeHtml(link)}</p>`,
     `<p>${escapeHtml(words.validity)}<br>${escapeHtml(words.ignore)}</p>`,
+  ]);
+  return { subject: words.subject, text, html };
+}
+
+/**
+ * A mail's HTML around `body` (lines of markup, values already escaped). Most mail is read on a phone: the viewport
+ * line keeps a mail app from shrinking it to a desktop page, and a word or link longer than the screen (the reset
+ * link, a goal named in one long word) breaks instead of widening the mail beyond it.
+ */
+export function htmlMail(language: Locale, title: string, body: string[]): string {
+  return [
+    '<!doctype html>',
+    `<html lang="${language}"><head><meta charset="utf-8">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title></head>`,
+    '<body style="overflow-wrap: anywhere; word-break: break-word">',
+    ...body,
     '</body></html>',
     '',
   ].join('\n');
-  return { subject: words.subject, text, html };
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -3,7 +3,7 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from '../../common/locales.js';
 import { cleanName } from '../../common/names.js';
 import { roundAmount } from '../../common/progress.js';
 import { unitText } from '../../common/units.js';
-import { escapeHtml, type RenderedMail } from '../mail/templates.js';
+import { escapeHtml, htmlMail, type RenderedMail } from '../mail/templates.js';
 import type { GoalDay } from './goal-day-store.js';
 
 /** The numbers of a reminder: what is left of the day's target, what is done, the target. */
@@ -119,17 +119,12 @@ export function reminderMail(
     `${words.off}: ${links.off}`,
     '',
   ].join('\n');
-  const html = [
-    '<!doctype html>',
-    `<html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
-    '<body>',
+  const html = htmlMail(language, subject, [
     `<p>${escapeHtml(words.greeting)}</p>`,
     `<p><strong>${escapeHtml(facts.goalName)}</strong> – ${escapeHtml(leftPhrase(language, facts))}</p>`,
     `<p><a href="${escapeHtml(links.goal)}">${escapeHtml(words.open)}</a></p>`,
     `<hr><p><small>${escapeHtml(words.why(time))}<br>`,
     `<a href="${escapeHtml(links.off)}">${escapeHtml(words.off)}</a></small></p>`,
-    '</body></html>',
-    '',
-  ].join('\n');
+  ]);
   return { subject, text, html };
 }
