@@ -11,6 +11,9 @@ import { badRequest } from './errors.js';
  *   with a message naming those keys, rather than being called "not valid JSON";
  * - a body with U+0000 in any string or key is refused as `invalid_input`: PostgreSQL's text cannot hold it, and
  *   no field has a use for it, so one check here covers every endpoint alike on both engines;
+ * - so is a lone surrogate (`"\ud800"`, valid JSON but no character): UTF-8 cannot hold it, and each engine stored
+ *   something else in its place (SQLite the bytes ED A0 80, read back as three U+FFFD; PostgreSQL one U+FFFD), while
+ *   the answer echoed the text sent (decision 0213);
  * - a body that is not UTF-8 (a file saved as Latin-1 and sent as it is) is refused as `invalid_json`: read as a
  *   string, each bad byte would become U+FFFD and be stored in its place ("Pomp\uFFFDki"), decision 0188.
  */
@@ -29,31 +32,41 @@ export function installJsonBodyParser(app: FastifyInstance): void {
         );
       }
       if (!error && containsNul(value)) {
-        // The field names where the NUL is (`name`, `goals[1].unit`), so the web app can put the reason beside it.
-        const at = nulPath(value) ?? [];
-        const field = at.length > 0 ? fieldPath(at) : undefined;
-        return done(badRequest('invalid_input', 'Text must not contain NUL characters (U+0000)', field), undefined);
+        // The field names where the text is (`name`, `goals[1].unit`), so the web app can put the reason beside it.
+        const found = nulPath(value);
+        const field = found && found.path.length > 0 ? fieldPath(found.path) : undefined;
+        const message = found?.text.includes('\u0000')
+          ? 'Text must not contain NUL characters (U+0000)'
+          : 'Text must not contain a lone surrogate (U+D800 to U+DFFF without its pair)';
+        return done(badRequest('invalid_input', message, field), undefined);
       }
       done(error, value);
     });
   });
 }
 
+/** U+0000, or a surrogate without its pair: text neither engine stores as it was sent. */
+function unstorable(text: string): boolean {
+  // With the `u` flag a well-formed pair reads as one code point, so \p{Cs} matches only a lone half.
+  return text.includes('\u0000') || LONE_SURROGATE.test(text);
+}
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /**
- * True when any string or object key anywhere in a parsed JSON value holds U+0000. Walks with its own stack, not
- * recursion: a body of deeply nested arrays must not overflow the call stack.
+ * True when any string or object key anywhere in a parsed JSON value holds U+0000 or a lone surrogate. Walks with
+ * its own stack, not recursion: a body of deeply nested arrays must not overflow the call stack.
  */
 export function containsNul(root: unknown): boolean {
   const pending: unknown[] = [root];
   while (pending.length > 0) {
     const value = pending.pop();
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return true;
+      if (unstorable(value)) return true;
     } else if (Array.isArray(value)) {
       for (const item of value) pending.push(item); // not push(...value): a huge array would overflow the arguments
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, inner] of Object.entries(value)) {
-        if (key.includes('\u0000')) return true;
+        if (unstorable(key)) return true;
         pending.push(inner);
       }
     }
@@ -69,24 +82,24 @@ interface Pending {
 }
 
 /**
- * Where the first U+0000 in a string or object key of a parsed JSON value is, as a path of keys and indexes
- * (empty for the root; a key holding U+0000 names its object), or undefined when there is none. Only run once
- * `containsNul` found one, so bodies without NUL (a 20 MB import) pay for no parent links. Same walk as
+ * Where the first U+0000 or lone surrogate in a string or object key of a parsed JSON value is, as a path of keys
+ * and indexes (empty for the root; such a key names its object), with the text holding it, or undefined when there
+ * is none. Only run once `containsNul` found one, so bodies without NUL (a 20 MB import) pay for no parent links. Same walk as
  * `containsNul`, with its own stack; paths are only built for the hit.
  */
-export function nulPath(root: unknown): (string | number)[] | undefined {
+export function nulPath(root: unknown): { path: (string | number)[]; text: string } | undefined {
   const pending: Pending[] = [{ value: root }];
   while (pending.length > 0) {
     const entry = pending.pop()!;
     const { value } = entry;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return pathOf(entry);
+      if (unstorable(value)) return { path: pathOf(entry), text: value };
     } else if (Array.isArray(value)) {
       // One at a time, not push(...): a huge array would overflow the arguments.
       value.forEach((item, index) => pending.push({ value: item, parent: entry, key: index }));
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, inner] of Object.entries(value)) {
-        if (key.includes('\u0000')) return pathOf(entry);
+        if (unstorable(key)) return { path: pathOf(entry), text: key };
         pending.push({ value: inner, parent: entry, key });
       }
     }

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { BackupScheduler, BACKUPS_KEPT } from '../../../src/server/backup/scheduler.js';
 import { DAY, FakeClock, MINUTE } from '../../../src/server/clock.js';
 import { openDatabase } from '../../../src/server/db/open.js';
+import Database from 'better-sqlite3';
 import { createTestApp } from '../../support/app.js';
 
 const quiet = {
@@ -82,3 +83,48 @@ test('a failed scheduled backup gives the day back, and the next check writes it
     path.join(backupDir, `steady-2026-01-15.${app.deps.config.database.kind === 'sqlite' ? 'db' : 'dump'}`),
   );
 });
+
+test(
+  'the daily SQLite backup leaves the event loop free: requests are answered while it is written (decision 0212)',
+  { timeout: 60_000 },
+  async (t) => {
+    const app = await createTestApp();
+    t.after(() => app.close());
+    if (app.deps.config.database.kind !== 'sqlite') return t.skip('pg_dump has always run as a process of its own');
+    const anna = await app.register('anna@example.com');
+    const created = await anna.post('/api/goals', { name: 'Push-ups', daily: 50 });
+    assert.equal(created.status, 200);
+    assert.equal((await anna.post(`/api/goals/${created.body.id}/sets/2026-01-15`, { amount: 0.001 })).status, 200);
+    const backupDir = path.join(app.deps.config.dataDir, 'backups');
+    fs.mkdirSync(backupDir);
+    const scheduler = new BackupScheduler({
+      db: app.deps.db,
+      clock: new FakeClock(Date.UTC(2026, 0, 15, 4, 0, 0)),
+      database: app.deps.config.database,
+      backupDir,
+      timeZone: 'UTC',
+      log: quiet,
+    });
+    let settled = false;
+    const backup = scheduler.check().finally(() => (settled = true));
+    // The copy is written under a temporary name first. Run on the server's own thread, `VACUUM INTO` finished
+    // before JavaScript could look: the half-written file was never seen, and no request was answered meanwhile.
+    const partial = () => fs.readdirSync(backupDir).some((name) => name.includes('.partial-'));
+    while (!settled && !partial()) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false, 'the backup was over before the event loop turned once');
+    const list = await anna.get('/api/goals');
+    assert.equal(list.status, 200);
+    assert.equal(list.body.length, 1);
+
+    const file = await backup;
+    assert.equal(file, path.join(backupDir, 'steady-2026-01-15.db'));
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    const copy = new Database(file, { readonly: true });
+    try {
+      const row = copy.prepare('SELECT amount FROM goal_entries').all();
+      assert.deepEqual(row, [{ amount: 0.001 }]);
+    } finally {
+      copy.close();
+    }
+  },
+);
