@@ -13,6 +13,20 @@ const quiet = {
   error: (details: object) => assert.fail(`unexpected error ${JSON.stringify(details)}`),
 };
 
+type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** The app's scheduler at 04:00 UTC on 2026-01-15, a time a backup is due, writing into `backupDir`. */
+function dueScheduler(app: TestApp, backupDir: string, log: ConstructorParameters<typeof BackupScheduler>[0]['log']) {
+  return new BackupScheduler({
+    db: app.deps.db,
+    clock: new FakeClock(Date.UTC(2026, 0, 15, 4, 0, 0)),
+    database: app.deps.config.database,
+    backupDir,
+    timeZone: 'UTC',
+    log,
+  });
+}
+
 test(
   'BACKUP_DIR: one backup a day from 03:00 server time, by exactly one of two processes, newest 14 kept',
   { timeout: 120_000 },
@@ -66,13 +80,9 @@ test('a failed scheduled backup gives the day back, and the next check writes it
   t.after(() => app.close());
   const backupDir = path.join(app.deps.config.dataDir, 'later');
   const errors: object[] = [];
-  const scheduler = new BackupScheduler({
-    db: app.deps.db,
-    clock: new FakeClock(Date.UTC(2026, 0, 15, 4, 0, 0)),
-    database: app.deps.config.database,
-    backupDir,
-    timeZone: 'UTC',
-    log: { info: () => undefined, error: (details) => errors.push(details) },
+  const scheduler = dueScheduler(app, backupDir, {
+    info: () => undefined,
+    error: (details) => errors.push(details),
   });
   // The folder does not exist yet: the backup fails and is logged.
   assert.equal(await scheduler.check(), null);
@@ -97,14 +107,7 @@ test(
     assert.equal((await anna.post(`/api/goals/${created.body.id}/sets/2026-01-15`, { amount: 0.001 })).status, 200);
     const backupDir = path.join(app.deps.config.dataDir, 'backups');
     fs.mkdirSync(backupDir);
-    const scheduler = new BackupScheduler({
-      db: app.deps.db,
-      clock: new FakeClock(Date.UTC(2026, 0, 15, 4, 0, 0)),
-      database: app.deps.config.database,
-      backupDir,
-      timeZone: 'UTC',
-      log: quiet,
-    });
+    const scheduler = dueScheduler(app, backupDir, quiet);
     let settled = false;
     const backup = scheduler.check().finally(() => (settled = true));
     // The copy is written under a temporary name first. Run on the server's own thread, `VACUUM INTO` finished
