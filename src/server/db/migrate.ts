@@ -1,7 +1,7 @@
-import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, type MigrationResult, Migrator, sql } from 'kysely';
 import type { Logger } from 'pino';
-import type { DialectName } from './dialect.js';
-import { appliedMigrationNames, takeSqliteWriteLockAtOnce } from './migration-store.js';
+import { type DialectName, isDatabaseUnavailable } from './dialect.js';
+import { appliedMigrationNames, beginImmediateAtOnce, endSqliteTransaction } from './migration-store.js';
 import { migrations } from './migrations/index.js';
 import type { DatabaseHandle } from './open.js';
 
@@ -50,11 +50,12 @@ async function migrationsPending(db: Kysely<any>): Promise<boolean> {
 }
 
 /**
- * Applies every pending migration; throws (and applies nothing further) on the first failure. On PostgreSQL the
- * whole run, including creating Kysely's bookkeeping tables, holds an advisory lock, so processes starting at once
- * run it one after the other and the later ones find nothing to do (decision 0051). SQLite's write lock does the
- * same there. Run it on a `patient` database handle: waiting for the lock takes as long as the other's migrations.
- * With `notice`, a wait for the lock beyond LOCK_WAIT_NOTICE_MS is told, and so is its end (decision 0206).
+ * Applies every pending migration, all or none: the run is one transaction, and the first failure rolls it back
+ * (`failedRun` says so). Processes starting at once run it one after the other, and the later ones find nothing to
+ * do: on PostgreSQL the whole run, including creating Kysely's bookkeeping tables, holds an advisory lock (decision
+ * 0051); on SQLite it holds the write lock (`inSqliteWriteTransaction`, decision 0211). Run it on a `patient` database
+ * handle: waiting for the lock takes as long as the other's migrations. With `notice`, a wait for the lock beyond
+ * LOCK_WAIT_NOTICE_MS is told, and so is its end (decision 0206).
  */
 export async function migrateToLatest(
   db: Kysely<any>,
@@ -62,8 +63,7 @@ export async function migrateToLatest(
   notice?: MigrationWaitNotice,
 ): Promise<string[]> {
   if (dialect === 'sqlite') {
-    await saidWhenLong(sqliteWriteLockFree(db), notice);
-    return applyMigrations(db, dialect);
+    return inSqliteWriteTransaction(db, notice, (connection) => applyMigrations(connection, dialect));
   }
   return db.connection().execute(async (connection) => {
     await saidWhenLong(sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection), notice);
@@ -71,6 +71,34 @@ export async function migrateToLatest(
       return await applyMigrations(connection, dialect);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    }
+  });
+}
+
+/**
+ * Runs `work` in one SQLite write transaction, begun before it reads anything. Kysely's SQLite adapter takes no lock
+ * and runs migrations without a transaction, so two processes could each find a migration pending and both apply it
+ * (a data migration twice, or one failing on "already exists"); SQLite's DDL is transactional, so the whole run,
+ * Kysely's bookkeeping included, can be one transaction instead: the other process waits for the write lock and then
+ * finds the run done, and a failure leaves the file as it was. Kysely's one connection is held meanwhile, so nothing
+ * else of this process runs inside the transaction (decision 0211).
+ */
+async function inSqliteWriteTransaction<T>(
+  db: Kysely<any>,
+  notice: MigrationWaitNotice | undefined,
+  work: (connection: Kysely<any>) => Promise<T>,
+): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await saidWhenLong(sqliteWriteLockTaken(connection), notice);
+    try {
+      const result = await work(connection);
+      await endSqliteTransaction(connection, 'commit');
+      return result;
+    } catch (error) {
+      // SQLite ends the transaction itself after some errors (a full disk, an I/O error); the rollback then finds
+      // none, and the error to tell is still the first one.
+      await endSqliteTransaction(connection, 'rollback').catch(() => {});
+      throw error;
     }
   });
 }
@@ -93,16 +121,15 @@ async function saidWhenLong<T>(locked: Promise<T>, notice: MigrationWaitNotice |
 }
 
 /**
- * Resolves once no other process holds SQLite's write lock, as the migrations' first write would find it. It asks
- * without a busy wait, every SQLITE_LOCK_POLL_MS: better-sqlite3's busy wait is synchronous and would hold up the
- * timer that tells of the wait. Gives up with the SQLITE_BUSY error after the connection's own busy timeout, as the
- * first write would. The lock may be taken again before the migrations write; they then wait as before, untold.
+ * Begins the write transaction once no other process holds SQLite's write lock. It asks without a busy wait, every
+ * SQLITE_LOCK_POLL_MS: better-sqlite3's busy wait is synchronous and would hold up the timer that tells of the wait.
+ * Gives up with the SQLITE_BUSY error after the connection's own busy timeout, as a write would.
  */
-async function sqliteWriteLockFree(db: Kysely<any>): Promise<void> {
+async function sqliteWriteLockTaken(db: Kysely<any>): Promise<void> {
   const started = Date.now();
   for (;;) {
-    const attempt = await takeSqliteWriteLockAtOnce(db);
-    if (attempt.free) return;
+    const attempt = await beginImmediateAtOnce(db);
+    if (attempt.taken) return;
     if (Date.now() - started >= attempt.busyTimeoutMs) throw attempt.error;
     await new Promise((resolve) => setTimeout(resolve, SQLITE_LOCK_POLL_MS));
   }
@@ -122,7 +149,24 @@ async function applyMigrations(db: Kysely<any>, dialect: DialectName): Promise<s
       },
     },
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) throw failedRun(error, results);
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * The error of a run in which a migration failed, naming it and what is still pending: the operator should know that
+ * the database is at its version from before (the run was rolled back) and nothing was half applied. Kysely's own
+ * errors (no migration failed: a newer version's migration applied, say) and a database gone away are told as
+ * they are; the latter's words are the start's (decision 0172).
+ */
+function failedRun(error: unknown, results: readonly MigrationResult[]): Error {
+  const cause = error instanceof Error ? error : new Error(String(error));
+  const failed = results.find((r) => r.status === 'Error');
+  if (!failed || isDatabaseUnavailable(cause)) return cause;
+  const pending = results.map((r) => r.migrationName).join(', ');
+  return new Error(
+    `migration ${failed.migrationName} failed: ${cause.message}. Rolled back: no migration of this run was applied (still pending: ${pending})`,
+    { cause },
+  );
 }

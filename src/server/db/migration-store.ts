@@ -9,23 +9,28 @@ export async function appliedMigrationNames(db: Kysely<any>): Promise<string[]> 
 }
 
 /**
- * SQLite: takes the write lock and gives it back at once (`BEGIN IMMEDIATE; ROLLBACK`), without waiting for it:
- * `free: false` while another connection holds it. `busyTimeoutMs` is the connection's own busy wait, set back after.
+ * SQLite: begins a write transaction (`BEGIN IMMEDIATE`, which takes the write lock at once) without waiting for the
+ * lock: `taken: false` while another connection holds it. `busyTimeoutMs` is the connection's own busy wait, set back
+ * after. A taken lock is held until `endSqliteTransaction`.
  */
-export async function takeSqliteWriteLockAtOnce(
+export async function beginImmediateAtOnce(
   db: Kysely<any>,
-): Promise<{ free: true } | { free: false; error: unknown; busyTimeoutMs: number }> {
+): Promise<{ taken: true } | { taken: false; error: unknown; busyTimeoutMs: number }> {
   const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(db);
   const busyTimeoutMs = rows[0]!.timeout;
   await sql`pragma busy_timeout = 0`.execute(db);
   try {
     await sql`begin immediate`.execute(db);
-    await sql`rollback`.execute(db);
-    return { free: true };
+    return { taken: true };
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return { free: false, error, busyTimeoutMs };
+    if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return { taken: false, error, busyTimeoutMs };
     throw error;
   } finally {
     await sql.raw(`pragma busy_timeout = ${busyTimeoutMs}`).execute(db);
   }
+}
+
+/** SQLite: ends the transaction `beginImmediateAtOnce` began. */
+export async function endSqliteTransaction(db: Kysely<any>, end: 'commit' | 'rollback'): Promise<void> {
+  await sql.raw(end).execute(db);
 }

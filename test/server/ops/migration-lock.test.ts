@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { test } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { parseDatabaseUrl } from '../../../src/server/config.js';
 import { LOCK_WAIT_NOTICE_MS, MIGRATION_LOCK_KEY, migrateToLatest } from '../../../src/server/db/migrate.js';
@@ -9,6 +8,7 @@ import { migrations } from '../../../src/server/db/migrations/index.js';
 import { DATABASE_TIMEOUTS, openDatabase } from '../../../src/server/db/open.js';
 import { projectRoot } from '../../../src/server/paths.js';
 import { createTestDatabase } from '../../support/database.js';
+import { GOING_ON, holdMigrationLock, migrateWatched, WAITING } from '../../support/migration-lock.js';
 import { freePort, startServerProcess } from '../../support/server-process.js';
 import { until } from '../../support/waiting.js';
 
@@ -83,26 +83,6 @@ test(
   },
 );
 
-const WAITING = "waiting for another process's migration (lock held)";
-const GOING_ON = "another process's migration is done; going on";
-
-/**
- * Another process in the middle of a migration: on PostgreSQL it holds the advisory lock, on SQLite the write lock
- * (of a fresh file, in WAL mode as ours).
- */
-async function holdMigrationLock(engine: 'sqlite' | 'postgres', url: string): Promise<{ release(): Promise<void> }> {
-  if (engine === 'sqlite') {
-    const other = new SqliteDatabase(url.slice('sqlite:'.length));
-    other.pragma('journal_mode = WAL');
-    other.exec('BEGIN IMMEDIATE');
-    return { release: async () => void other.exec('ROLLBACK').close() };
-  }
-  const other = new pg.Client({ connectionString: url });
-  await other.connect();
-  await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-  return { release: () => other.end() };
-}
-
 for (const engine of ['postgres', 'sqlite'] as const) {
   test(
     `a server start on ${engine} waiting for another process's migration says so after a second, and says when it goes on`,
@@ -159,17 +139,4 @@ for (const engine of ['postgres', 'sqlite'] as const) {
       }
     },
   );
-}
-
-/** `steady migrate` as its own process, its stderr read while it runs. */
-function migrateWatched(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'migrate'], {
-    cwd: projectRoot,
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  let [stdout, stderr] = ['', ''];
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { stdout: () => stdout, stderr: () => stderr, exited, kill: () => child.kill('SIGKILL') };
 }
