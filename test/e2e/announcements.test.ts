@@ -99,7 +99,8 @@ test('names on the administrator’s list keep their own direction, isolated fro
   const page = await (await browser.newContext({ locale: 'en-GB' })).newPage();
   for (const [email, name] of [
     ['hebrew@example.com', 'שלום עליכם 6'],
-    ['override@example.com', '\u202EgnoL override'],
+    // The override comes after a letter: one at the start of a name is trimmed (decision 0205).
+    ['override@example.com', 'A \u202EgnoL override'],
   ]) {
     const token = new URL(await cliInvite(server)).searchParams.get('invite');
     const answer = await fetch(`${server.baseUrl}/api/register`, {
@@ -126,7 +127,7 @@ test('names on the administrator’s list keep their own direction, isolated fro
   );
   assert.deepEqual(shown, [
     { text: 'שלום עליכם 6', direction: 'rtl', unicodeBidi: 'isolate' },
-    { text: '\u202EgnoL override', direction: 'ltr', unicodeBidi: 'isolate' },
+    { text: 'A \u202EgnoL override', direction: 'ltr', unicodeBidi: 'isolate' },
   ]);
 });
 
