@@ -1,6 +1,6 @@
 // autocannon ships no types; this covers the part of its programmatic API the benchmark uses.
 declare module 'autocannon' {
-  interface Request {
+  export interface Request {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
@@ -8,7 +8,7 @@ declare module 'autocannon' {
     /** Called before each request is sent; returns the request to send. */
     setupRequest?: (request: object, context: Record<string, unknown>) => object;
   }
-  interface Options {
+  export interface Options {
     url: string;
     connections?: number;
     duration?: number;

@@ -9,12 +9,18 @@ import { insertGoal } from '../../src/server/goals/store.js';
 import { createTestDatabase, insertTestUser } from './database.js';
 
 /**
- * For tests that count a code path's statements on PostgreSQL: a fresh database opened as the app opens it (named
- * statements, rows as arrays where asked for) with the SQL of every statement recorded in `statements`, one user and
- * one goal holding `sets`. Closed and dropped when the test ends.
+ * For tests that count a code path's statements (on PostgreSQL unless `kind` says otherwise): a fresh database opened
+ * as the app opens it (named statements, rows as arrays where asked for; on SQLite direct statements, which are not
+ * recorded, and shared commits) with the SQL of every statement sent through Kysely recorded in `statements`, one
+ * user and one goal holding `sets`. Closed and dropped when the test ends.
  */
-export async function recordedGoal(t: TestContext, sets: GoalSets = {}, poolSize?: number) {
-  const database = await createTestDatabase('postgres');
+export async function recordedGoal(
+  t: TestContext,
+  sets: GoalSets = {},
+  poolSize?: number,
+  kind: 'sqlite' | 'postgres' = 'postgres',
+) {
+  const database = await createTestDatabase(kind);
   const statements: string[] = [];
   const handle = await openDatabase(parseDatabaseUrl(database.url, poolSize), {
     logStatements: (sql) => void statements.push(sql),
@@ -24,7 +30,7 @@ export async function recordedGoal(t: TestContext, sets: GoalSets = {}, poolSize
     await database.drop();
   });
   const { db } = handle;
-  await migrateToLatest(db, 'postgres');
+  await migrateToLatest(db, kind);
   const userId = await insertTestUser(db, 'anna@example.com');
   const goal = { name: 'Push-ups', unit: 'reps', daily: 50, days: 90, start: '2026-01-01' };
   const { id: goalId } = await insertGoal(db, userId, { ...goal, sets }, 1);

@@ -12,6 +12,7 @@ import type { DatabaseConfig } from '../config.js';
 import { makePrivateFile, makePrivateFolder } from '../private-files.js';
 import { isArrayRowsSql } from './array-rows.js';
 import { allowDirectStatements } from './direct-statements.js';
+import { allowSharedCommits } from './shared-commits-store.js';
 import { type DialectName, reachedNoServer } from './dialect.js';
 import type { Database } from './schema.js';
 
@@ -182,6 +183,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     },
     inTransaction: () => sqlite.inTransaction,
   });
+  allowSharedCommits(db);
   return {
     db,
     dialect: 'sqlite',

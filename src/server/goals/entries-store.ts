@@ -9,6 +9,7 @@ import { inParts } from '../db/parts.js';
 import { arrayRowsQuery } from '../db/array-rows.js';
 import { bumpGoalsVersion, goalsVersionBump } from './version-store.js';
 import { claimRequestKey, type RequestKey } from '../http/request-keys-store.js';
+import { inWriteTransaction } from '../db/shared-commits-store.js';
 
 /*
  * The amounts of goals, one row each in `goal_entries` (docs/decisions/0090-goal-entries.md). Logging and undo
@@ -457,7 +458,7 @@ export async function logEntry(
     if (logged) return logged;
   }
   const { date, amount, entryId } = request;
-  return db.transaction().execute(async (trx) => {
+  return inWriteTransaction(db, async (trx) => {
     const size = await lockGoal(trx, userId, goalId);
     if (!size) return undefined;
     const rows = await dateRows(trx, goalId, date);
@@ -611,7 +612,7 @@ export async function removeEntry(
   key?: RequestKey,
 ): Promise<number[] | undefined | 'reused'> {
   const { date } = request;
-  return db.transaction().execute(async (trx) => {
+  return inWriteTransaction(db, async (trx) => {
     const size = await lockGoal(trx, userId, goalId);
     if (!size) return undefined;
     // Claimed after the goal row is locked, so a repeat sent at the same time waits and then finds the key.

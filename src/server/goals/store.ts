@@ -9,6 +9,7 @@ import { claimRequestKey, recordKeyResult, type RequestKey } from '../http/reque
 import type { GoalChanges, NewGoal } from './validation.js';
 import { insertEntries, liveEntries, replaceEntries } from './entries-store.js';
 import { bumpGoalsVersion } from './version-store.js';
+import { inWriteTransaction } from '../db/shared-commits-store.js';
 
 const GOAL_COLUMNS = ['id', 'name', 'unit', 'daily', 'days', 'start'] as const;
 
@@ -180,7 +181,7 @@ export async function updateGoal(
   if (Object.keys(changes).length === 0) return isOwnGoal(db, userId, goalId);
   const size = changes.sets === undefined ? undefined : setsSize(changes.sets);
   if (size) checkSetsSize(size);
-  return db.transaction().execute(async (trx) => {
+  return inWriteTransaction(db, async (trx) => {
     const result = await trx
       .updateTable('goals')
       .set({
