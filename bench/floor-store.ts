@@ -59,19 +59,19 @@ const SESSION_USERS = `select users.id, sessions.token_hash, sessions.expires_at
   where sessions.token_hash`;
 const SQLITE_SESSION_USERS = `${SESSION_USERS} in (select value from json_each(?))`;
 const POSTGRES_SESSION_USERS = `${SESSION_USERS} = any($1)`;
-// Written with `?`; PostgreSQL gets them numbered.
-const LOCK_GOAL = `update goals set updated_at = updated_at where id = ? and user_id = ?
+// Written with `?`; PostgreSQL gets them numbered. bench/storage-experiment.ts runs them too.
+export const LOCK_GOAL = `update goals set updated_at = updated_at where id = ? and user_id = ?
   returning sets_dates, sets_amount_chars`;
-const DATE_AMOUNTS = `select amount from goal_entries where goal_id = ? and date = ? and removed_at is null order by id`;
-const INSERT_AMOUNT = `insert into goal_entries (user_id, goal_id, date, amount, entry_id, created_at)
+export const DATE_AMOUNTS = `select amount from goal_entries where goal_id = ? and date = ? and removed_at is null order by id`;
+export const INSERT_AMOUNT = `insert into goal_entries (user_id, goal_id, date, amount, entry_id, created_at)
   values (?, ?, ?, ?, null, ?)`;
-const GROW_GOAL = `update goals set sets_dates = ?, sets_amount_chars = ?, updated_at = ? where id = ?`;
-const BUMP_VERSION = `update users set goals_version = goals_version + 1 where id = ?`;
+export const GROW_GOAL = `update goals set sets_dates = ?, sets_amount_chars = ?, updated_at = ? where id = ?`;
+export const BUMP_VERSION = `update users set goals_version = goals_version + 1 where id = ?`;
 const RESIZE_GOAL = `update goals set sets_dates = ?, sets_amount_chars = ?, updated_at = ? where id = ? and user_id = ?`;
 const LIVE_ENTRIES = `select id, date, amount, entry_id from goal_entries where goal_id = ? and removed_at is null
   order by date, id`;
-const SET_AMOUNT = `update goal_entries set amount = ? where id = ?`;
-const DELETE_ENTRY = `delete from goal_entries where id = ?`;
+export const SET_AMOUNT = `update goal_entries set amount = ? where id = ?`;
+export const DELETE_ENTRY = `delete from goal_entries where id = ?`;
 /** PostgreSQL: the goal's size written and its live entries read in one round trip; no rows when it is not the user's. */
 const RESIZE_AND_READ = `with goal as (
     update goals set sets_dates = $3, sets_amount_chars = $4, updated_at = $5 where id = $1 and user_id = $2 returning id)

@@ -13,7 +13,7 @@
 // Run: `node --import tsx bench/storage-experiment.ts [--rounds N] [--seconds N]`; it prints a table and writes
 // bench/results/<date>-storage-experiment.json. The server is this file, started again with `serve`.
 import { spawn } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +23,17 @@ import { parseArgs } from 'node:util';
 import autocannon, { type Options as LoadOptions, type Request as LoadRequest } from 'autocannon';
 import SqliteDatabase from 'better-sqlite3';
 import Fastify from 'fastify';
+import {
+  BUMP_VERSION,
+  DATE_AMOUNTS,
+  DELETE_ENTRY,
+  GROW_GOAL,
+  INSERT_AMOUNT,
+  LOCK_GOAL,
+  SET_AMOUNT,
+} from './floor-store.js';
 import { benchSets, cpuMicros } from './shared.js';
+import { sha256Hex } from '../src/server/auth/tokens.js';
 
 const USERS = 20;
 const GOALS = 10;
@@ -81,7 +91,7 @@ function serve(file: string) {
       db.prepare('insert into users (id) values (?)').run(user);
       const token = randomUUID();
       tokens.push(token);
-      db.prepare('insert into sessions values (?, ?, ?)').run(tokenHash(token), user, Date.now() + 86_400_000);
+      db.prepare('insert into sessions values (?, ?, ?)').run(sha256Hex(token), user, Date.now() + 86_400_000);
       const ids: number[] = [];
       for (let g = 0; g < GOALS; g++) {
         const sets = benchSets(DATES, AMOUNTS_PER_DATE, g);
@@ -107,30 +117,20 @@ function serve(file: string) {
       'select users.id from sessions join users on users.id = sessions.user_id where token_hash = ? and expires_at > ?',
     )
     .pluck();
-  const bumpVersion = db.prepare<[number]>('update users set goals_version = goals_version + 1 where id = ?');
+  const bumpVersion = db.prepare<[number]>(BUMP_VERSION);
 
   // rows: bench/floor-store.ts's statements.
-  const lockGoal = db.prepare<[number, number], { sets_dates: number; sets_amount_chars: number }>(
-    'update goals set updated_at = updated_at where id = ? and user_id = ? returning sets_dates, sets_amount_chars',
-  );
-  const dateAmounts = db
-    .prepare<[number, string], number | null>(
-      'select amount from goal_entries where goal_id = ? and date = ? and removed_at is null order by id',
-    )
-    .pluck();
-  const insertAmount = db.prepare<[number, number, string, number | null, number]>(
-    'insert into goal_entries (user_id, goal_id, date, amount, entry_id, created_at) values (?, ?, ?, ?, null, ?)',
-  );
-  const growGoal = db.prepare<[number, number, number, number]>(
-    'update goals set sets_dates = ?, sets_amount_chars = ?, updated_at = ? where id = ?',
-  );
+  const lockGoal = db.prepare<[number, number], { sets_dates: number; sets_amount_chars: number }>(LOCK_GOAL);
+  const dateAmounts = db.prepare<[number, string], number | null>(DATE_AMOUNTS).pluck();
+  const insertAmount = db.prepare<[number, number, string, number | null, number]>(INSERT_AMOUNT);
+  const growGoal = db.prepare<[number, number, number, number]>(GROW_GOAL);
   const liveRows = db
     .prepare<[number], [number, string, number | null]>(
       'select id, date, amount from goal_entries where goal_id = ? and removed_at is null order by date, id',
     )
     .raw(true);
-  const setAmount = db.prepare<[number, number]>('update goal_entries set amount = ? where id = ?');
-  const deleteRow = db.prepare<[number]>('delete from goal_entries where id = ?');
+  const setAmount = db.prepare<[number, number]>(SET_AMOUNT);
+  const deleteRow = db.prepare<[number]>(DELETE_ENTRY);
 
   function rowsLog(userId: number, goalId: number, date: string, amount: number): number[] | undefined {
     const size = lockGoal.get(goalId, userId);
@@ -257,7 +257,7 @@ function serve(file: string) {
 
   const app = Fastify({ logger: false });
   const userOf = (cookie: string | undefined) =>
-    sessionUser.get(tokenHash((cookie ?? '').slice((cookie ?? '').indexOf('=') + 1)), Date.now());
+    sessionUser.get(sha256Hex((cookie ?? '').slice((cookie ?? '').indexOf('=') + 1)), Date.now());
   app.get('/hello', async () => ({ hello: 'world' }));
   app.post<{ Params: { variant: keyof typeof asyncVariants; id: string; date: string }; Body: { amount: number } }>(
     '/:variant/goals/:id/sets/:date',
@@ -388,8 +388,4 @@ async function drive() {
   console.log(`figures written to ${path.relative(process.cwd(), written)}`);
   server.stdin.end();
   fs.rmSync(path.dirname(file), { recursive: true, force: true });
-}
-
-function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }

@@ -31,9 +31,9 @@ export function installJsonBodyParser(app: FastifyInstance): void {
           undefined,
         );
       }
-      if (!error && containsNul(value)) {
+      if (!error && containsUnstorable(value)) {
         // The field names where the text is (`name`, `goals[1].unit`), so the web app can put the reason beside it.
-        const found = nulPath(value);
+        const found = unstorablePath(value);
         const field = found && found.path.length > 0 ? fieldPath(found.path) : undefined;
         const message = found?.text.includes('\u0000')
           ? 'Text must not contain NUL characters (U+0000)'
@@ -56,7 +56,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * True when any string or object key anywhere in a parsed JSON value holds U+0000 or a lone surrogate. Walks with
  * its own stack, not recursion: a body of deeply nested arrays must not overflow the call stack.
  */
-export function containsNul(root: unknown): boolean {
+function containsUnstorable(root: unknown): boolean {
   const pending: unknown[] = [root];
   while (pending.length > 0) {
     const value = pending.pop();
@@ -84,10 +84,10 @@ interface Pending {
 /**
  * Where the first U+0000 or lone surrogate in a string or object key of a parsed JSON value is, as a path of keys
  * and indexes (empty for the root; such a key names its object), with the text holding it, or undefined when there
- * is none. Only run once `containsNul` found one, so bodies without NUL (a 20 MB import) pay for no parent links. Same walk as
- * `containsNul`, with its own stack; paths are only built for the hit.
+ * is none. Only run once `containsUnstorable` found one, so bodies without NUL (a 20 MB import) pay for no parent links. Same walk as
+ * `containsUnstorable`, with its own stack; paths are only built for the hit.
  */
-export function nulPath(root: unknown): { path: (string | number)[]; text: string } | undefined {
+function unstorablePath(root: unknown): { path: (string | number)[]; text: string } | undefined {
   const pending: Pending[] = [{ value: root }];
   while (pending.length > 0) {
     const entry = pending.pop()!;
