@@ -6,6 +6,7 @@ import type { DatabaseConfig } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { wallClockText } from '../goals/start.js';
 import { backupDatabase } from './backup.js';
+import { RetryBackoff } from './retry-backoff.js';
 import { claimBackupDay, finishBackupDay, releaseBackupDay } from './store.js';
 import { WallClockPoller } from '../wall-clock-poller.js';
 
@@ -38,10 +39,13 @@ export interface BackupSchedulerOptions {
  * The daily backup into BACKUP_DIR (docs/decisions/0075-scheduled-backups.md). It never sleeps until a computed
  * instant: every check reads the clock, and from 03:00 local time on, the first check of any process that
  * finds the day unclaimed writes `steady-YYYY-MM-DD.db` (`.dump` on PostgreSQL) and prunes to the newest 14.
- * A day missed while no server ran is caught up at the next check of that day.
+ * A day missed while no server ran is caught up at the next check of that day. A failed backup is tried again 1,
+ * 2, 4, ... minutes later, at most an hour apart (decision 0214).
  */
 export class BackupScheduler {
   private readonly poller = new WallClockPoller(() => this.checkOnce());
+  /** This process's failed backups in a row: each waits longer before the next try (decision 0214). */
+  private readonly backoff = new RetryBackoff();
 
   constructor(private readonly options: BackupSchedulerOptions) {}
 
@@ -65,7 +69,7 @@ export class BackupScheduler {
     const now = clock.now();
     const local = wallClockText(now, this.options.timeZone);
     const day = local.slice(0, 10);
-    if (Number(local.slice(11, 13)) < BACKUP_HOUR) return null;
+    if (Number(local.slice(11, 13)) < BACKUP_HOUR || !this.backoff.due(now)) return null;
     try {
       if (!(await claimBackupDay(db, day, now, STALE_CLAIM_MS))) return null;
     } catch (error) {
@@ -77,11 +81,17 @@ export class BackupScheduler {
     try {
       const { bytes } = await backupDatabase(this.options.database, target);
       await finishBackupDay(db, day, clock.now());
+      this.backoff.succeeded();
       const removed = pruneBackups(this.options.backupDir, BACKUPS_KEPT);
       log.info({ file: target, bytes, removed }, 'scheduled backup written');
       return target;
     } catch (error) {
-      log.error({ err: error, file: target }, 'scheduled backup failed; the next check tries again');
+      const waitMs = this.backoff.failed(clock.now());
+      log.error(
+        { err: error, file: target, retryInMinutes: waitMs / MINUTE },
+        'scheduled backup failed; trying again later',
+      );
+      // Given back, so another process (whose own tries are not failing) may write the day meanwhile.
       await releaseBackupDay(db, day).catch(() => undefined);
       return null;
     }

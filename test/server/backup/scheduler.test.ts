@@ -15,11 +15,16 @@ const quiet = {
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
-/** The app's scheduler at 04:00 UTC on 2026-01-15, a time a backup is due, writing into `backupDir`. */
-function dueScheduler(app: TestApp, backupDir: string, log: ConstructorParameters<typeof BackupScheduler>[0]['log']) {
+/** The app's scheduler (by default at 04:00 UTC on 2026-01-15, a time a backup is due), writing into `backupDir`. */
+function dueScheduler(
+  app: TestApp,
+  backupDir: string,
+  log: ConstructorParameters<typeof BackupScheduler>[0]['log'],
+  clock = new FakeClock(Date.UTC(2026, 0, 15, 4, 0, 0)),
+) {
   return new BackupScheduler({
     db: app.deps.db,
-    clock: new FakeClock(Date.UTC(2026, 0, 15, 4, 0, 0)),
+    clock,
     database: app.deps.config.database,
     backupDir,
     timeZone: 'UTC',
@@ -75,24 +80,48 @@ test(
   },
 );
 
-test('a failed scheduled backup gives the day back, and the next check writes it', { timeout: 60_000 }, async (t) => {
-  const app = await createTestApp();
-  t.after(() => app.close());
-  const backupDir = path.join(app.deps.config.dataDir, 'later');
-  const errors: object[] = [];
-  const scheduler = dueScheduler(app, backupDir, {
-    info: () => undefined,
-    error: (details) => errors.push(details),
-  });
-  // The folder does not exist yet: the backup fails and is logged.
-  assert.equal(await scheduler.check(), null);
-  assert.equal(errors.length, 1);
-  fs.mkdirSync(backupDir);
-  assert.equal(
-    await scheduler.check(),
-    path.join(backupDir, `steady-2026-01-15.${app.deps.config.database.kind === 'sqlite' ? 'db' : 'dump'}`),
-  );
-});
+test(
+  'a failing scheduled backup gives the day back and is tried again 1, 2, 4, ... minutes later, at most an hour apart; a success starts again at one minute (decision 0214)',
+  { timeout: 60_000 },
+  async (t) => {
+    const app = await createTestApp();
+    t.after(() => app.close());
+    const backupDir = path.join(app.deps.config.dataDir, 'later');
+    const clock = new FakeClock(Date.UTC(2026, 0, 15, 4, 0, 0));
+    const started = clock.now();
+    // The minutes after 04:00 on the 15th at which a backup was tried and failed.
+    const failedAt: number[] = [];
+    const scheduler = dueScheduler(
+      app,
+      backupDir,
+      { info: () => undefined, error: () => failedAt.push((clock.now() - started) / MINUTE) },
+      clock,
+    );
+    /** Checks once a minute, as the running server does, from the clock's time to minute `last`; returns what was written. */
+    const checkEachMinuteUntil = async (last: number) => {
+      const written: string[] = [];
+      for (; (clock.now() - started) / MINUTE <= last; clock.advance(MINUTE)) {
+        const file = await scheduler.check();
+        if (file !== null) written.push(file);
+      }
+      return written;
+    };
+
+    // The folder does not exist: every try fails, is logged and gives the day back.
+    assert.deepEqual(await checkEachMinuteUntil(200), []);
+    assert.deepEqual(failedAt, [0, 1, 3, 7, 15, 31, 63, 123, 183]);
+
+    // Fixed: the next try (an hour after the last) writes the day, and a later failure waits a minute again.
+    fs.mkdirSync(backupDir);
+    const extension = app.deps.config.database.kind === 'sqlite' ? 'db' : 'dump';
+    assert.deepEqual(await checkEachMinuteUntil(242), []);
+    assert.deepEqual(await checkEachMinuteUntil(243), [path.join(backupDir, `steady-2026-01-15.${extension}`)]);
+    fs.rmSync(backupDir, { recursive: true });
+    clock.advance(DAY - 244 * MINUTE);
+    assert.deepEqual(await checkEachMinuteUntil(DAY / MINUTE + 10), []);
+    assert.deepEqual(failedAt.slice(9), [1440, 1441, 1443, 1447]);
+  },
+);
 
 test(
   'the daily SQLite backup leaves the event loop free: requests are answered while it is written (decision 0212)',
