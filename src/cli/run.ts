@@ -21,7 +21,8 @@ Commands:
   invite [--note TEXT]   create a single-use invite, valid for 7 days; its URL is the last line printed
   users                  list the registered users
   migrate                apply pending database migrations (the server also does this at start)
-  backup FILE            write a consistent copy of the live database to FILE (SQLite; pg_dump on PostgreSQL)
+  backup FILE [--force]  write a consistent copy of the live database to FILE (SQLite; pg_dump on PostgreSQL);
+                         an existing FILE is replaced only with --force
   copy --to DATABASE_URL copy everything into an empty database (SQLite <-> PostgreSQL), ids kept
   reset-link EMAIL       print a password reset link for the user (for servers without SMTP); the link is the last line
   help                   show this help (also --help, -h)

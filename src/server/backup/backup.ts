@@ -28,11 +28,13 @@ export class PgDumpMissing extends Error {
  * A consistent copy of the live database at `target`, which appears complete or not at all: the copy is written
  * to a temporary file beside it (mode 0600: it holds password hashes) and renamed into place. SQLite: `VACUUM INTO`
  * in a Node process of its own (the server goes on answering), which reads one snapshot while the server goes on writing (WAL). PostgreSQL: pg_dump
- * (custom format), which also reads one snapshot.
+ * (custom format), which also reads one snapshot. An existing `target` is replaced only with `replace` (the
+ * scheduler's own day file); `steady backup` refuses one before it opens the database (decision 0215).
  */
 export async function backupDatabase(
   database: DatabaseConfig,
   target: string,
+  { replace }: { replace: boolean },
 ): Promise<{ file: string; bytes: number }> {
   const file = path.resolve(target);
   const temporary = path.join(
@@ -56,12 +58,29 @@ export async function backupDatabase(
     } finally {
       fs.closeSync(handle);
     }
+    // A file made under that name while the copy was written (another backup given the same name) is kept; the
+    // time between this look and the rename is too short for an operator's typing to fall into.
+    if (!replace && nameTaken(file))
+      throw new Error(`${file} was made while the backup was written; it was left as it is`);
     fs.renameSync(temporary, file);
     syncDirectory(path.dirname(file));
     return { file, bytes: fs.statSync(file).size };
   } catch (error) {
     fs.rmSync(temporary, { force: true });
     throw error;
+  }
+}
+
+/**
+ * Whether something other than a folder has the name `file` (a file, or a link, which a rename would replace). A
+ * name that cannot be looked at (its folder missing or not a folder) is not taken: the write fails on it and says why.
+ */
+export function nameTaken(file: string): boolean {
+  try {
+    const found = fs.lstatSync(file, { throwIfNoEntry: false });
+    return found !== undefined && !found.isDirectory();
+  } catch {
+    return false;
   }
 }
 

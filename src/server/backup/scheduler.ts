@@ -79,7 +79,11 @@ export class BackupScheduler {
     const extension = this.options.database.kind === 'sqlite' ? 'db' : 'dump';
     const target = path.join(this.options.backupDir, `steady-${day}.${extension}`);
     try {
-      const { bytes } = await backupDatabase(this.options.database, target);
+      const { bytes } = await backupDatabase(this.options.database, target, {
+        // The day's file is there when a failure after the rename gave the day back, or when the database was
+        // restored from it; the new copy is the newer state.
+        replace: true,
+      });
       await finishBackupDay(db, day, clock.now());
       this.backoff.succeeded();
       const removed = pruneBackups(this.options.backupDir, BACKUPS_KEPT);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { test } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
+import { backupDatabase } from '../../../src/server/backup/backup.js';
 import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
 import { steady } from '../../support/cli.js';
 import { createTestDatabase } from '../../support/database.js';
@@ -96,6 +97,58 @@ test(
     assert.equal(intoFolder.code, 1);
     assert.equal(intoFolder.stderr, `steady backup: cannot write ${directory}: it is a folder; name a file in it\n`);
     assert.deepEqual(fs.readdirSync(directory), [], 'no temporary file is left');
+  },
+);
+
+test(
+  'steady backup refuses an existing FILE (exit 2, nothing written) and replaces it only with --force (decision 0215)',
+  { timeout: 60_000 },
+  async (t) => {
+    const app = await createTestApp();
+    t.after(() => app.close());
+    const directory = fs.mkdtempSync(path.join(app.deps.config.dataDir, 'backups-'));
+    const file = path.join(directory, 'steady-last-week.db');
+    fs.writeFileSync(file, "last week's backup");
+
+    const refused = await steady(['backup', file], appEnv(app));
+    assert.equal(refused.code, 2);
+    assert.equal(refused.stdout, '');
+    assert.equal(
+      refused.stderr,
+      `steady backup: ${file} exists; name a new file, or give --force to replace it (see steady --help)\n`,
+    );
+    assert.equal(fs.readFileSync(file, 'utf8'), "last week's backup");
+    assert.deepEqual(fs.readdirSync(directory), ['steady-last-week.db'], 'no temporary file was made');
+    assert.match((await steady(['--help'], appEnv(app))).stdout, /backup FILE \[--force\] .*\n.*only with --force/);
+
+    const forced = await steady(['backup', file, '--force'], appEnv(app));
+    assert.equal(forced.stderr, '');
+    assert.equal(forced.code, 0);
+    assert.notEqual(fs.readFileSync(file, 'utf8'), "last week's backup");
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    assert.deepEqual(fs.readdirSync(directory), ['steady-last-week.db']);
+  },
+);
+
+test(
+  'a FILE made under the same name while the backup is written is kept, and the backup fails (decision 0215)',
+  { timeout: 60_000 },
+  async (t) => {
+    const app = await createTestApp();
+    t.after(() => app.close());
+    const directory = fs.mkdtempSync(path.join(app.deps.config.dataDir, 'backups-'));
+    const file = path.join(directory, 'steady.backup');
+    let settled = false;
+    const backup = backupDatabase(app.deps.config.database, file, { replace: false });
+    backup.catch(() => undefined).finally(() => (settled = true));
+    // The copy runs in another process (a child Node or pg_dump): its temporary file is seen before it is renamed.
+    const partial = () => fs.readdirSync(directory).some((name) => name.includes('.partial-'));
+    while (!settled && !partial()) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false, 'the backup was over before its temporary file was seen');
+    fs.writeFileSync(file, 'another backup');
+    await assert.rejects(backup, { message: `${file} was made while the backup was written; it was left as it is` });
+    assert.equal(fs.readFileSync(file, 'utf8'), 'another backup');
+    assert.deepEqual(fs.readdirSync(directory), ['steady.backup'], 'no temporary file is left');
   },
 );
 
