@@ -6,13 +6,14 @@ import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
 import type { DatabaseConfig } from '../config.js';
 import { PRIVATE_FILE_MODE } from '../private-files.js';
+import { BACKUP_RUNS_TABLE, CLEAR_BACKUP_RUNS_SQL } from './store.js';
 
 const run = promisify(execFile);
 
 /** How to back up and restore PostgreSQL by hand, for operators without pg_dump on the server's machine. */
 export const PG_DUMP_HOWTO = [
   'Back up PostgreSQL with pg_dump (from the PostgreSQL client tools), e.g.:',
-  '  pg_dump --format=custom --no-owner --file=steady.dump "$DATABASE_URL"',
+  `  pg_dump --format=custom --no-owner --exclude-table-data=${BACKUP_RUNS_TABLE} --file=steady.dump "$DATABASE_URL"`,
   'Restore into an empty database with:',
   '  pg_restore --no-owner --dbname="$DATABASE_URL" steady.dump',
 ];
@@ -28,8 +29,9 @@ export class PgDumpMissing extends Error {
  * A consistent copy of the live database at `target`, which appears complete or not at all: the copy is written
  * to a temporary file beside it (mode 0600: it holds password hashes) and renamed into place. SQLite: `VACUUM INTO`
  * in a Node process of its own (the server goes on answering), which reads one snapshot while the server goes on writing (WAL). PostgreSQL: pg_dump
- * (custom format), which also reads one snapshot. An existing `target` is replaced only with `replace` (the
- * scheduler's own day file); `steady backup` refuses one before it opens the database (decision 0215).
+ * (custom format), which also reads one snapshot. The copy holds no rows of `backup_runs` (decision 0214). An
+ * existing `target` is replaced only with `replace` (the scheduler's own day file); `steady backup` refuses one
+ * before it opens the database (decision 0215).
  */
 export async function backupDatabase(
   database: DatabaseConfig,
@@ -114,7 +116,7 @@ async function vacuumInto(source: string, temporary: string): Promise<void> {
   try {
     await run(
       process.execPath,
-      ['--input-type=commonjs', '-e', VACUUM_INTO_CHILD, betterSqlite3Path(), source, temporary],
+      ['--input-type=commonjs', '-e', VACUUM_INTO_CHILD, betterSqlite3Path(), source, temporary, CLEAR_BACKUP_RUNS_SQL],
       {
         // Only what the child needs: the server's environment holds secrets it has no use for.
         env: { PATH: process.env.PATH ?? '' },
@@ -128,9 +130,12 @@ async function vacuumInto(source: string, temporary: string): Promise<void> {
   }
 }
 
-/** The child's script: argv holds better-sqlite3's path, the database file and the temporary target. */
+/**
+ * The child's script: argv holds better-sqlite3's path, the database file, the temporary target and the statement
+ * that empties the copy's backup records (decision 0214).
+ */
 const VACUUM_INTO_CHILD = `
-const [Database, source, target] = [require(process.argv[1]), process.argv[2], process.argv[3]];
+const [Database, source, target, clearBackupRuns] = [require(process.argv[1]), ...process.argv.slice(2)];
 try {
   // fileMustExist: a mistyped DATABASE_URL must not back up a fresh empty database.
   const connection = new Database(source, { fileMustExist: true });
@@ -139,6 +144,12 @@ try {
     connection.prepare('VACUUM INTO ?').run(target);
   } finally {
     connection.close();
+  }
+  const copy = new Database(target, { fileMustExist: true });
+  try {
+    copy.exec(clearBackupRuns);
+  } finally {
+    copy.close();
   }
 } catch (error) {
   process.stderr.write(String(error && error.message));
@@ -157,7 +168,15 @@ async function pgDump(url: string, temporary: string): Promise<void> {
   const password = decodeURIComponent(parsed.password);
   parsed.password = '';
   try {
-    await run('pg_dump', ['--format=custom', '--no-owner', `--file=${temporary}`, `--dbname=${parsed.href}`], {
+    const args = [
+      '--format=custom',
+      '--no-owner',
+      // The table's definition is kept, its rows left out (decision 0214).
+      `--exclude-table-data=${BACKUP_RUNS_TABLE}`,
+      `--file=${temporary}`,
+      `--dbname=${parsed.href}`,
+    ];
+    await run('pg_dump', args, {
       env: { ...process.env, ...(password && { PGPASSWORD: password }) },
       maxBuffer: 16 * 1024 * 1024,
     });

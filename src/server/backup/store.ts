@@ -2,6 +2,16 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
 /**
+ * The table of the days claimed and backed up. A backup copy holds none of its rows: they tell of the backups of the
+ * database copied, and a server started on the copy must make its own. A copy taken while its own day was claimed
+ * (every daily one) kept that claim, and a server restored from it the same day skipped the day (decision 0214).
+ */
+export const BACKUP_RUNS_TABLE = 'backup_runs';
+
+/** Empties the table in a SQLite copy; run by the copying process on the copy before it is renamed into place. */
+export const CLEAR_BACKUP_RUNS_SQL = `DELETE FROM ${BACKUP_RUNS_TABLE}`;
+
+/**
  * Claims the backup of `day` for this process. Exactly one of several processes gets it: the insert is atomic on
  * both engines. A claim left unfinished for `staleMs` (its process died mid-backup) may be taken over.
  */

@@ -2,11 +2,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { backupDatabase } from '../../../src/server/backup/backup.js';
 import { BackupScheduler, BACKUPS_KEPT } from '../../../src/server/backup/scheduler.js';
 import { DAY, FakeClock, MINUTE } from '../../../src/server/clock.js';
 import { openDatabase } from '../../../src/server/db/open.js';
 import Database from 'better-sqlite3';
+import { listUsers } from '../../../src/server/accounts/store.js';
 import { createTestApp } from '../../support/app.js';
+import { restoreBackup } from '../../support/restore.js';
 
 const quiet = {
   info: () => undefined,
@@ -120,6 +123,48 @@ test(
     clock.advance(DAY - 244 * MINUTE);
     assert.deepEqual(await checkEachMinuteUntil(DAY / MINUTE + 10), []);
     assert.deepEqual(failedAt.slice(9), [1440, 1441, 1443, 1447]);
+  },
+);
+
+test(
+  "a database restored from the day's backup, or from a later copy of that day, writes the day's backup at its first check (decision 0214)",
+  { timeout: 60_000 },
+  async (t) => {
+    const app = await createTestApp();
+    t.after(() => app.close());
+    await app.register('anna@example.com');
+    const backupDir = path.join(app.deps.config.dataDir, 'backups');
+    fs.mkdirSync(backupDir);
+    const clock = new FakeClock(Date.UTC(2026, 0, 15, 4, 0, 0));
+    const daily = await dueScheduler(app, backupDir, quiet, clock).check();
+    assert.ok(daily !== null);
+    // What `steady backup FILE` writes, at noon, after the day's backup was done.
+    const copy = path.join(app.deps.config.dataDir, 'noon.backup');
+    await backupDatabase(app.deps.config.database, copy, { replace: false });
+
+    // The operator restores a backup as the live database (README) and starts a server on it, the same day: the
+    // morning's ten minutes after it was written (its claim was then younger than the hour after which a claim
+    // is taken over), or the noon copy (whose day was done) at 14:00.
+    for (const [file, restoredAt] of [
+      [daily, Date.UTC(2026, 0, 15, 4, 10, 0)],
+      [copy, Date.UTC(2026, 0, 15, 14, 0, 0)],
+    ] as const) {
+      const restored = await restoreBackup(app.deps.config.database.kind, file);
+      const server = await createTestApp(restored.env);
+      t.after(async () => {
+        await server.close();
+        await restored.drop();
+      });
+      const [anna] = await listUsers(server.deps.db);
+      assert.equal(anna?.email, 'anna@example.com', 'the server runs on the backup');
+      const restoredDir = fs.mkdtempSync(path.join(app.deps.config.dataDir, 'restored-'));
+      const scheduler = dueScheduler(server, restoredDir, quiet, new FakeClock(restoredAt));
+      assert.equal(
+        await scheduler.check(),
+        path.join(restoredDir, path.basename(daily)),
+        `the day's backup of the database restored from ${path.basename(file)}`,
+      );
+    }
   },
 );
 

@@ -1,26 +1,14 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { test } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { backupDatabase } from '../../../src/server/backup/backup.js';
-import { createTestApp, PASSWORD, type TestApp } from '../../support/app.js';
+import { createTestApp, PASSWORD } from '../../support/app.js';
 import { steady } from '../../support/cli.js';
 import { createTestDatabase } from '../../support/database.js';
+import { restoreBackup } from '../../support/restore.js';
 import { appEnv, cliEnv, startWriters, WRITERS_DATE } from './support.js';
-
-const run = promisify(execFile);
-
-/** Puts the backup where a server can be started on it: the file itself (SQLite) or a fresh database restored from the dump. */
-async function restore(app: TestApp, file: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  if (app.deps.config.database.kind === 'sqlite')
-    return { env: { DATABASE_URL: `sqlite:${file}` }, drop: async () => undefined };
-  const restored = await createTestDatabase('postgres');
-  await run('pg_restore', ['--no-owner', `--dbname=${restored.url}`, file]);
-  return { env: { DATABASE_URL: restored.url, DATA_DIR: restored.dataDir }, drop: () => restored.drop() };
-}
 
 test(
   'steady backup FILE while four writers log: every write acknowledged before it began is in the copy, which is whole and private, and a server started on it serves it',
@@ -51,7 +39,7 @@ test(
       copy.close();
     }
 
-    const restored = await restore(app, file);
+    const restored = await restoreBackup(app.deps.config.database.kind, file);
     const server = await createTestApp(restored.env);
     t.after(async () => {
       await server.close();
@@ -163,7 +151,10 @@ test(
     const result = await steady(['backup', file], { ...cliEnv(database.url, database.dataDir), PATH: emptyPath });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /pg_dump was not found on PATH/);
-    assert.match(result.stderr, /pg_dump --format=custom --no-owner --file=steady\.dump "\$DATABASE_URL"/);
+    assert.match(
+      result.stderr,
+      /pg_dump --format=custom --no-owner --exclude-table-data=backup_runs --file=steady\.dump "\$DATABASE_URL"/,
+    );
     assert.match(result.stderr, /pg_restore --no-owner/);
     assert.equal(fs.existsSync(file), false);
     assert.deepEqual(
