@@ -4,20 +4,22 @@ import { isDatabaseUnavailable } from './dialect.js';
 /**
  * Where a database is, without the password: the SQLite file, or PostgreSQL's host:port/database. A host that is a
  * folder (`?host=/var/run/postgresql`, or `%2Fvar%2Frun%2Fpostgresql` in the host's place) is a Unix socket, shown as
- * the socket file pg connects to, `/var/run/postgresql/.s.PGSQL.5432 (database steady)`. The `host` and `port`
- * parameters win over the URL's, as in pg's own reading (pg-connection-string).
+ * the socket file pg connects to, `/var/run/postgresql/.s.PGSQL.5432 (database steady)`. Host and port are read as
+ * pg reads them (pg-connection-string, then pg's defaults): the `host` and `port` parameters win over the URL's,
+ * and what neither gives comes from PGHOST and PGPORT (`env`, the process's own, which pg reads), else localhost.
+ * A URL without a host (`postgres:///steady`) is therefore localhost over TCP, not the Unix socket that libpq
+ * (psql, pg_dump) would use: the address names where the server's connection went (decision 0215).
  */
-export function databaseAddress(database: DatabaseConfig): string {
+export function databaseAddress(database: DatabaseConfig, env: NodeJS.ProcessEnv = process.env): string {
   if (database.kind === 'sqlite') return database.file;
   const url = new URL(database.url);
-  const hostParameter = url.searchParams.get('host');
-  const port = url.searchParams.get('port') || url.port;
-  const host = hostParameter || decodeURIComponent(url.hostname);
+  const host = url.searchParams.get('host') || decodeURIComponent(url.hostname) || env.PGHOST || 'localhost';
+  const port = url.searchParams.get('port') || url.port || env.PGPORT;
   if (host.startsWith('/')) {
     const name = decodeURIComponent(url.pathname.slice(1));
     return `${host.replace(/\/+$/, '')}/.s.PGSQL.${port || '5432'}${name ? ` (database ${name})` : ''}`;
   }
-  return `${hostParameter ? `${host}${port ? `:${port}` : ''}` : url.host}${url.pathname}`;
+  return `${host}${port ? `:${port}` : ''}${url.pathname}`;
 }
 
 /**
