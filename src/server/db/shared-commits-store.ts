@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { directStatementsFor } from './direct-statements.js';
 
 /*
  * SQLite: the writes of requests arriving together share one transaction and its COMMIT (group commit, decision
@@ -75,20 +76,30 @@ class SharedCommits {
  * SQLite has ended the whole transaction (a full disk, say): the error then fails the shared transaction.
  */
 async function inSavepoint(trx: Kysely<any>, work: WriteWork<unknown>): Promise<Outcome> {
-  await sql`savepoint steady_write`.execute(trx);
+  await runStatement(trx, 'savepoint steady_write');
   try {
     const value = await work(trx);
-    await sql`release steady_write`.execute(trx);
+    await runStatement(trx, 'release steady_write');
     return { value };
   } catch (error) {
     try {
-      await sql`rollback to steady_write`.execute(trx);
-      await sql`release steady_write`.execute(trx);
+      await runStatement(trx, 'rollback to steady_write');
+      await runStatement(trx, 'release steady_write');
     } catch {
       throw error;
     }
     return { error };
   }
+}
+
+/**
+ * A statement of the savepoints, run on SQLite's connection directly: two per write, through Kysely they cost a log
+ * 6-7 µs in a loop of their own, directly under 2 µs (decision 0214).
+ */
+async function runStatement(trx: Kysely<any>, statement: string): Promise<void> {
+  const direct = directStatementsFor(trx);
+  if (direct) direct.run(statement, []);
+  else await sql.raw(statement).execute(trx);
 }
 
 const byAdapter = new WeakMap<object, SharedCommits>();

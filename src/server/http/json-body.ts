@@ -31,7 +31,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
           undefined,
         );
       }
-      if (!error && containsUnstorable(value)) {
+      if (!error && mayHoldUnstorable(text) && containsUnstorable(value)) {
         // The field names where the text is (`name`, `goals[1].unit`), so the web app can put the reason beside it.
         const found = unstorablePath(value);
         const field = found && found.path.length > 0 ? fieldPath(found.path) : undefined;
@@ -43,6 +43,15 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       done(error, value);
     });
   });
+}
+
+/**
+ * False when the parsed text cannot hold U+0000 or a lone surrogate, so most bodies skip the walk (a PATCH of 270
+ * amounts paid 14 µs for it under load): JSON has no raw U+0000 in a string, and valid UTF-8 no lone surrogate, so
+ * both can only come from a `\u` escape.
+ */
+function mayHoldUnstorable(text: string): boolean {
+  return text.includes('\\u');
 }
 
 /** U+0000, or a surrogate without its pair: text neither engine stores as it was sent. */
