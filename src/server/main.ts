@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     { openServices },
     { gracefulShutdown },
     { makeConfiguredFolder },
+    { databaseAmongDailyBackups },
   ] = await Promise.all([
     import('./app.js'),
     import('./backup/start.js'),
@@ -28,9 +29,19 @@ async function main(): Promise<void> {
     import('./services.js'),
     import('./shutdown.js'),
     import('./private-files.js'),
+    import('./backup/scheduler.js'),
   ]);
   // Checked before the server answers: a backup folder that cannot be written would otherwise fail only at 03:00.
-  if (config.backupDir !== null) makeConfiguredFolder('BACKUP_DIR', config.backupDir);
+  if (config.backupDir !== null) {
+    makeConfiguredFolder('BACKUP_DIR', config.backupDir);
+    // Before the database is opened: a restore started on a daily backup in place would lose its data at 03:00.
+    const inBackups = databaseAmongDailyBackups(config.database, config.backupDir);
+    if (inBackups !== null)
+      throw new ConfigError(
+        'DATABASE_URL',
+        `${inBackups} is one of BACKUP_DIR's daily backups, which the daily backup replaces or removes; copy it out of BACKUP_DIR and start on the copy`,
+      );
+  }
   const log = createLogger({ level: config.logLevel, readable: process.stdout.isTTY === true });
   const services = await openServices(config, { clock: systemClock, log });
   const { deps } = services;

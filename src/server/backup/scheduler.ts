@@ -102,6 +102,23 @@ export class BackupScheduler {
   }
 }
 
+/**
+ * The SQLite database file when it is one of BACKUP_DIR's daily backup files, else null: the scheduler would replace
+ * it with the day's new copy or remove it as an old one, and the server's data with it (decision 0216). Folders are
+ * compared by their real paths, so a link to BACKUP_DIR counts as BACKUP_DIR.
+ */
+export function databaseAmongDailyBackups(database: DatabaseConfig, backupDir: string): string | null {
+  if (database.kind !== 'sqlite' || !BACKUP_NAME.test(path.basename(database.file))) return null;
+  const realFolder = (folder: string) => {
+    try {
+      return fs.realpathSync(folder);
+    } catch {
+      return path.resolve(folder);
+    }
+  };
+  return realFolder(path.dirname(database.file)) === realFolder(backupDir) ? database.file : null;
+}
+
 /** Removes all but the newest `keep` backups (by the date in their names); returns the names removed. */
 export function pruneBackups(directory: string, keep: number): string[] {
   const backups = fs

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { backupDatabase } from '../../../src/server/backup/backup.js';
-import { BackupScheduler, BACKUPS_KEPT } from '../../../src/server/backup/scheduler.js';
+import { BackupScheduler, BACKUPS_KEPT, databaseAmongDailyBackups } from '../../../src/server/backup/scheduler.js';
 import { DAY, FakeClock, MINUTE } from '../../../src/server/clock.js';
 import { openDatabase } from '../../../src/server/db/open.js';
 import Database from 'better-sqlite3';
@@ -205,3 +205,19 @@ test(
     }
   },
 );
+
+test('only a SQLite file named as a daily backup, in BACKUP_DIR itself, counts as one of its backups (decision 0216)', () => {
+  const backupDir = path.resolve('/srv/steady-backups');
+  const sqlite = (file: string) => ({ kind: 'sqlite' as const, file });
+  assert.equal(
+    databaseAmongDailyBackups(sqlite(path.join(backupDir, 'steady-2026-11-20.db')), backupDir),
+    path.join(backupDir, 'steady-2026-11-20.db'),
+  );
+  // A data folder given as BACKUP_DIR as well keeps its steady.db: the scheduler touches only its day files.
+  assert.equal(databaseAmongDailyBackups(sqlite(path.join(backupDir, 'steady.db')), backupDir), null);
+  assert.equal(databaseAmongDailyBackups(sqlite('/srv/restored/steady-2026-11-20.db'), backupDir), null);
+  assert.equal(
+    databaseAmongDailyBackups({ kind: 'postgres', url: 'postgres://127.0.0.1/steady', poolSize: 10 }, backupDir),
+    null,
+  );
+});

@@ -99,4 +99,26 @@ describe('a bad environment stops the process with one clear line', { concurrenc
     assert.equal(((await fs.stat(shared)).mode & 0o7777).toString(8), '1777', 'the folder is left as it was');
     assert.deepEqual(await fs.readdir(shared), [], 'nothing was written into it');
   });
+
+  it("a server started in place on one of BACKUP_DIR's daily backups is refused before it opens the file (decision 0216)", async (t) => {
+    const backups = await fs.mkdtemp(path.join(os.tmpdir(), 'steady-backups-'));
+    t.after(() => fs.rm(backups, { recursive: true, force: true }));
+    const restored = path.join(backups, 'steady-2026-11-20.db');
+    await fs.writeFile(restored, 'the bytes of a backup');
+    // Through a link to the folder, as an operator's path may well be.
+    const link = `${backups}-link`;
+    await fs.symlink(backups, link);
+    t.after(() => fs.rm(link, { force: true }));
+    const { code, stderr } = await startServer({
+      BACKUP_DIR: backups,
+      DATABASE_URL: `sqlite:${path.join(link, 'steady-2026-11-20.db')}`,
+    });
+    assert.equal(code, 2, stderr);
+    assert.equal(
+      stderr.trim(),
+      `steady: invalid configuration: DATABASE_URL: ${path.join(link, 'steady-2026-11-20.db')} is one of BACKUP_DIR's daily backups, which the daily backup replaces or removes; copy it out of BACKUP_DIR and start on the copy`,
+    );
+    assert.deepEqual((await fs.readdir(backups)).sort(), ['steady-2026-11-20.db'], 'no -wal, -shm or key was made');
+    assert.equal(await fs.readFile(restored, 'utf8'), 'the bytes of a backup');
+  });
 });
