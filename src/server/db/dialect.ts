@@ -106,4 +106,12 @@ export function queriesTakeARoundTrip(db: Kysely<any>): boolean {
   return isPostgres(db);
 }
 
+/**
+ * Whether `db` has an index of each user's live entries (`goal_entries_user`): PostgreSQL does; SQLite dropped it so
+ * that a logged amount writes one index less, and reads a user's entries through the user's goals (decision 0218).
+ */
+export function indexesEntriesByUser(db: Kysely<any>): boolean {
+  return isPostgres(db);
+}
+
 const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;

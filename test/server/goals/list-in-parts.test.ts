@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Database } from '../../../src/server/db/schema.js';
-import { ENTRIES_PER_READ, entryParts } from '../../../src/server/goals/store.js';
+import { ENTRIES_PER_READ, entryPartQuery, entryParts, type EntryTuple } from '../../../src/server/goals/store.js';
 import { createTestApp } from '../../support/app.js';
 
 // A long history is read in parts of ENTRIES_PER_READ rows (store.ts), so no statement nears PostgreSQL's query
@@ -19,6 +19,8 @@ test('a goal list read in parts of any size equals the list read at once', async
     { '2026-02-01': [7], '2026-02-02': [8, 9, 10, 11], '2026-02-03': [] },
   ].entries()) {
     goalIds.push((await anna.post('/api/goals', { name: `Goal ${i}`, sets })).body.id);
+    // Another user's goal between Anna's: her list reads her goals only, whatever their ids.
+    if (i === 0) await other.post('/api/goals', { name: 'Between', sets: { '2026-01-01': [42] } });
   }
   await anna.post(`/api/goals/${goalIds[0]}/sets/2026-01-02`, { amount: 4 });
   await anna.post(`/api/goals/${goalIds[0]}/sets/2026-01-01`, { amount: 6 });
@@ -81,3 +83,38 @@ async function readInParts(db: Kysely<Database>, userId: number, perRead: number
   for await (const part of entryParts(db, userId, perRead)) parts.push(part);
   return parts;
 }
+
+test("SQLite keeps no index of a user's entries and reads the list through the goals, in order, without sorting (decision 0218)", async (t) => {
+  const steady = await createTestApp();
+  t.after(() => steady.close());
+  const { db } = steady.deps;
+  if (steady.deps.config.database.kind === 'postgres') {
+    const pg = await sql<{
+      indexname: string;
+    }>`select indexname from pg_indexes where tablename = 'goal_entries'`.execute(db);
+    assert.ok(
+      pg.rows.some((row) => row.indexname === 'goal_entries_user'),
+      'PostgreSQL keeps it for its planner',
+    );
+    return;
+  }
+  const indexes = await sql<{ name: string }>`select name from pragma_index_list('goal_entries') order by name`.execute(
+    db,
+  );
+  assert.deepEqual(
+    indexes.rows.map((row) => row.name),
+    ['goal_entries_entry_id', 'goal_entries_goal_date'],
+  );
+  for (const after of [undefined, [3, '2026-01-02', 17, 1] as EntryTuple]) {
+    const compiled = entryPartQuery(db, 1, after, ENTRIES_PER_READ).compile();
+    const plan = await db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+    );
+    const details = plan.rows.map((row) => row.detail);
+    assert.ok(
+      details.some((detail) => detail.startsWith('SEARCH goal_entries USING INDEX goal_entries_goal_date')),
+      details.join('\n'),
+    );
+    assert.ok(!details.some((detail) => /TEMP B-TREE|SCAN goal_entries/.test(detail)), details.join('\n'));
+  }
+});

@@ -77,7 +77,10 @@ test(
       assert.equal(await cli.exited, 0, cli.stderr());
       await server.waitForLine((line) => String(line.msg).startsWith('Steady is running'));
       assert.ok(
-        ['Applied migrations: 0014_throttle_keys_by_address\n', 'The database is up to date.\n'].includes(cli.stdout()),
+        [
+          'Applied migrations: 0014_throttle_keys_by_address, 0015_sqlite_entries_read_through_goals\n',
+          'The database is up to date.\n',
+        ].includes(cli.stdout()),
         cli.stdout(),
       );
     } finally {
@@ -117,7 +120,7 @@ test(
     assert.equal(before.applied.at(-1), '0012_reminder_time_set_at');
 
     const said =
-      /^migration 0014_throttle_keys_by_address failed: .+\. Rolled back: no migration of this run was applied \(still pending: 0013_gone_logins, 0014_throttle_keys_by_address\)\n$/;
+      /^migration 0014_throttle_keys_by_address failed: .+\. Rolled back: no migration of this run was applied \(still pending: 0013_gone_logins, 0014_throttle_keys_by_address, 0015_sqlite_entries_read_through_goals\)\n$/;
     const migrate = await steady(['migrate'], env);
     assert.equal(migrate.code, 1, migrate.stderr);
     assert.deepEqual(await databaseState(database.url), before);

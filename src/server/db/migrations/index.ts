@@ -14,6 +14,7 @@ import * as m0011 from './0011_foreign_key_indexes.js';
 import * as m0012 from './0012_reminder_time_set_at.js';
 import * as m0013 from './0013_gone_logins.js';
 import * as m0014 from './0014_throttle_keys_by_address.js';
+import * as m0015 from './0015_sqlite_entries_read_through_goals.js';
 
 /** A migration is frozen once released: it types the database as `any` and never imports store code. */
 export interface SteadyMigration {
@@ -36,4 +37,5 @@ export const migrations: Record<string, SteadyMigration> = {
   '0012_reminder_time_set_at': m0012,
   '0013_gone_logins': m0013,
   '0014_throttle_keys_by_address': m0014,
+  '0015_sqlite_entries_read_through_goals': m0015,
 };
