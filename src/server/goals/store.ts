@@ -58,17 +58,20 @@ export function entryPartQuery(db: Kysely<Database>, userId: number, after: Entr
     db
       .selectFrom('goal_entries')
       .select(['goal_id', 'date', 'id', 'amount'])
-      .$if(indexesEntriesByUser(db), (query) => query.where('user_id', '=', userId))
       // SQLite: the user's goals from the last part's on, in order, each goal's rows in `goal_entries_goal_date`'s
       // order, so nothing is sorted and a part starts at its goal (decision 0218).
-      .$if(!indexesEntriesByUser(db), (query) =>
-        query.where('goal_id', 'in', (eb) =>
-          eb
-            .selectFrom('goals')
-            .select('id')
-            .where('user_id', '=', userId)
-            .where('id', '>=', after?.[0] ?? 0),
-        ),
+      .where((eb) =>
+        indexesEntriesByUser(db)
+          ? eb('user_id', '=', userId)
+          : eb(
+              'goal_id',
+              'in',
+              eb
+                .selectFrom('goals')
+                .select('id')
+                .where('user_id', '=', userId)
+                .where('id', '>=', after?.[0] ?? 0),
+            ),
       )
       .where('removed_at', 'is', null)
       .$if(after !== undefined, (query) =>
