@@ -13,6 +13,7 @@ import type { DialectName } from '../server/db/dialect.js';
 import { migrateToLatest } from '../server/db/migrate.js';
 import { openDatabase } from '../server/db/open.js';
 import { databaseAddress, unreachableDatabase } from '../server/db/unreachable.js';
+import { BACKUP_RUNS_TABLE } from '../server/backup/store.js';
 import { usageError, type Work } from './work.js';
 
 /** Each table's name and the rows read of it from the source. */
@@ -71,12 +72,17 @@ async function refuseUnlessEmpty(target: AnyDb): Promise<void> {
   }
 }
 
-/** Every table of the source's snapshot into the target, a page of rows at a time (`readPages`). */
+/**
+ * Every table of the source's snapshot into the target, a page of rows at a time (`readPages`). The days claimed and
+ * backed up (`backup_runs`) stay behind: they tell of the source's backups, and a server on the target must write its
+ * own from its first day, as a server restored from a backup does (decisions 0214, 0219).
+ */
 async function copyTables(from: AnyDb, into: AnyDb, intoDialect: DialectName): Promise<Copied> {
   const copied: Copied = [];
   for (const table of await listDataTables(from)) {
     let rows = 0;
-    for await (const page of readPages(from, table)) {
+    const pages = table.name === BACKUP_RUNS_TABLE ? [] : readPages(from, table);
+    for await (const page of pages) {
       await insertRows(into, table, page);
       rows += page.length;
     }

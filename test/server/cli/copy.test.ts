@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
+import { claimBackupDay, finishBackupDay } from '../../../src/server/backup/store.js';
 import { parseDatabaseUrl } from '../../../src/server/config.js';
 import { runCli } from '../../../src/cli/run.js';
 import { listDataTables, readPages, readRows, type Row } from '../../../src/server/db/copy-store.js';
@@ -100,12 +101,17 @@ test(
     // A deleted account leaves the hashes of its session and remember-me token for a while (decision 0198).
     const dora = await source.register('dora@example.com');
     assert.equal((await dora.request('DELETE', '/api/me', { password: PASSWORD })).status, 200);
+    // The source's daily backup of today, done: it tells of the source's backups and stays behind (decision 0219).
+    const today = new Date().toISOString().slice(0, 10);
+    assert.equal(await claimBackupDay(source.deps.db, today, Date.now(), 60_000), true);
+    await finishBackupDay(source.deps.db, today, Date.now());
     const sourceUrl = urlOf(source.deps.config.database);
     const original = await dump(sourceUrl);
-    for (const table of ['preferences', 'reminders', 'push_subscriptions', 'reminder_sends']) {
+    for (const table of ['preferences', 'reminders', 'push_subscriptions', 'reminder_sends', 'backup_runs']) {
       assert.equal(original[table]?.length, 1, table);
     }
     assert.equal(original.gone_logins?.length, 2);
+    const copiedRows = { ...original, backup_runs: [] };
 
     const toPg = await steady(['copy', '--to', postgres.url], cliEnv(sourceUrl, sourceDb.dataDir));
     assert.equal(toPg.stderr, '');
@@ -113,19 +119,20 @@ test(
     assert.match(toPg.stdout, /^users\s+2$/m);
     assert.match(toPg.stdout, /^goals\s+3$/m);
     assert.match(toPg.stdout, /^goal_layout\s+2$/m);
+    assert.match(toPg.stdout, /^backup_runs\s+0$/m);
     assert.match(toPg.stdout, /Copied \d+ rows in \d+ tables from SQLite .* to PostgreSQL .*; the counts match\./);
-    assert.deepEqual(await dump(postgres.url), original);
+    assert.deepEqual(await dump(postgres.url), copiedRows);
 
     // Into a database that has data: refused, exit code not 0, nothing changed.
     const again = await steady(['copy', '--to', postgres.url], cliEnv(sourceUrl, sourceDb.dataDir));
     assert.equal(again.code, 1);
     assert.match(again.stderr, /the target is not empty \(\w+ has \d+ rows\)/);
-    assert.deepEqual(await dump(postgres.url), original);
+    assert.deepEqual(await dump(postgres.url), copiedRows);
 
     const backUrl = `sqlite:${back.dataDir}/steady.db`;
     const toSqlite = await steady(['copy', '--to', backUrl], cliEnv(postgres.url, postgres.dataDir));
     assert.equal(toSqlite.code, 0, toSqlite.stderr);
-    assert.deepEqual(await dump(backUrl), original);
+    assert.deepEqual(await dump(backUrl), copiedRows);
 
     // A server on the PostgreSQL copy: the password works, goal links keep their ids, new ids continue after the old.
     server = await createTestApp({ DATABASE_URL: postgres.url, DATA_DIR: postgres.dataDir });
