@@ -745,32 +745,50 @@ async function soak(engine: Engine, databaseUrl: string | undefined) {
       5,
     ],
   ];
-  const samples: Array<{ second: number; rssMb: number; fds: number }> = [];
+  // The JavaScript heap beside the RSS: an RSS that keeps rising with a flat heap is native memory (SQLite, malloc),
+  // one whose heap rises with it is JavaScript holding on to objects.
+  const samples: Array<{ second: number; rssMb: number; heapMb: number; fds: number }> = [];
   const started = performance.now();
-  const sample = () =>
-    samples.push({
-      second: Math.round((performance.now() - started) / 1000),
-      rssMb: mb(rssBytes(info.pid)),
-      fds: openFds(info.pid),
-    });
-  sample();
-  const timer = setInterval(sample, 10_000);
+  // Only samples begun under the load count: one taken as the load ends sees its connections closed.
+  let loaded = true;
+  const sample = async () => {
+    if (!loaded) return;
+    const second = Math.round((performance.now() - started) / 1000);
+    const fds = openFds(info.pid);
+    const rssMb = mb(rssBytes(info.pid));
+    const { heapUsed } = await server.stats();
+    samples.push({ second, rssMb, heapMb: mb(heapUsed), fds });
+  };
+  await sample();
+  // A sample that fails (the server gone) fails the soak once the load is over.
+  let sampling = Promise.resolve();
+  let sampleFailure: unknown;
+  const timer = setInterval(() => {
+    sampling = sample().catch((error: unknown) => void (sampleFailure ??= error));
+  }, 10_000);
   let outcome;
   try {
     outcome = await Promise.all(
       mixes.map(([load, connections]) => autocannon(loadOptions(info.app, load, connections, SOAK_SECONDS))),
     );
   } finally {
+    loaded = false;
     clearInterval(timer);
+    await sampling;
+    await server.stop();
   }
-  sample();
-  await server.stop();
+  if (sampleFailure) throw sampleFailure;
   const perMinute = [];
   // A minute's RSS is the mean of its samples: a single sample lands anywhere on the collector's sawtooth.
   for (let minute = 1; minute * 60 <= SOAK_SECONDS; minute++) {
     const within = samples.filter((s) => s.second > (minute - 1) * 60 && s.second <= minute * 60);
     const at = within.at(-1) ?? samples.at(-1)!;
-    perMinute.push({ minute, rssMb: round1(mean(within.map((s) => s.rssMb))), fds: at.fds });
+    perMinute.push({
+      minute,
+      rssMb: round1(mean(within.map((s) => s.rssMb))),
+      heapMb: round1(mean(within.map((s) => s.heapMb))),
+      fds: at.fds,
+    });
   }
   const errors = outcome.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0);
   const requests = outcome.reduce((sum, r) => sum + r.requests.total, 0);
@@ -795,6 +813,7 @@ async function soak(engine: Engine, databaseUrl: string | undefined) {
       ]),
     ),
     rssPerMinuteMb: perMinute.map((m) => m.rssMb),
+    heapPerMinuteMb: perMinute.map((m) => m.heapMb),
     fdsPerMinute: perMinute.map((m) => m.fds),
     rssDriftPercentMinute2ToEnd: driftPercent,
     fdGrowth,
@@ -802,7 +821,8 @@ async function soak(engine: Engine, databaseUrl: string | undefined) {
   };
   console.log(
     `soak ${engine}: ${errors} errors, ${figures.requestsPerSecond} req/s, RSS per minute ${figures.rssPerMinuteMb.join(' ')} MB ` +
-      `(drift minute 2 -> end ${driftPercent} %), fds ${figures.fdsPerMinute.join(' ')}`,
+      `(drift minute 2 -> end ${driftPercent} %), JS heap per minute ${figures.heapPerMinuteMb.join(' ')} MB, ` +
+      `fds ${figures.fdsPerMinute.join(' ')}`,
   );
   if (errors > 0) misses.push(`${engine} soak: ${errors} errors`);
   if (driftPercent !== null && Math.abs(driftPercent) >= TARGETS.soakDriftPercent)
