@@ -43,8 +43,7 @@ export async function backupDatabase(
     path.dirname(file),
     `.${path.basename(file)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`,
   );
-  if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory())
-    throw new Error(`cannot write ${file}: it is a folder; name a file in it`);
+  if (isFolder(file)) throw new Error(`cannot write ${file}: it is a folder; name a file in it`);
   // Created empty and private first, so the copy is never readable by others, not even for a moment.
   try {
     fs.closeSync(fs.openSync(temporary, 'wx', PRIVATE_FILE_MODE));
@@ -81,6 +80,18 @@ export function nameTaken(file: string): boolean {
   try {
     const found = fs.lstatSync(file, { throwIfNoEntry: false });
     return found !== undefined && !found.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `file` names a folder. A name that cannot be looked at (a file where its folder should be) is none: making
+ * the temporary file beside it then fails, and `whyNotWritable` says why in the operator's terms.
+ */
+function isFolder(file: string): boolean {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }

@@ -94,7 +94,7 @@ async function inSavepoint(trx: Kysely<any>, work: WriteWork<unknown>): Promise<
 
 /**
  * A statement of the savepoints, run on SQLite's connection directly: two per write, through Kysely they cost a log
- * 6-7 µs in a loop of their own, directly under 2 µs (decision 0214).
+ * 6-7 µs in a loop of their own, directly under 2 µs (decision 0217).
  */
 async function runStatement(trx: Kysely<any>, statement: string): Promise<void> {
   const direct = directStatementsFor(trx);

@@ -66,7 +66,7 @@ test(
 );
 
 test(
-  'steady backup refuses to run without exactly one FILE (exit 2); a missing folder or a FILE that is a folder is named as the operator gave it (exit 1)',
+  'steady backup refuses to run without exactly one FILE (exit 2); a missing folder, a file in its place or a FILE that is a folder is named as the operator gave it (exit 1)',
   { timeout: 60_000 },
   async (t) => {
     const app = await createTestApp();
@@ -80,6 +80,12 @@ test(
       missing.stderr,
       `steady backup: cannot write ${path.join(folder, 'x.db')}: the folder ${folder} does not exist\n`,
     );
+    // A file where the folder should be: said so, not as the system's ENOTDIR of a stat.
+    const aFile = path.join(app.deps.config.dataDir, 'a-file');
+    fs.writeFileSync(aFile, '');
+    const inFile = await steady(['backup', path.join(aFile, 'x.db')], appEnv(app));
+    assert.equal(inFile.code, 1);
+    assert.equal(inFile.stderr, `steady backup: cannot write ${path.join(aFile, 'x.db')}: ${aFile} is not a folder\n`);
     const directory = fs.mkdtempSync(path.join(app.deps.config.dataDir, 'backups-'));
     const intoFolder = await steady(['backup', directory], appEnv(app));
     assert.equal(intoFolder.code, 1);
