@@ -31,3 +31,43 @@ export function canonicalTimeZone(name: unknown): string | null {
     return null;
   }
 }
+
+/** Mondays at noon UTC, a week apart, from 1970 to 2037: what `sameTimeZone` compares two zones' clocks at. */
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+const COMPARED_FROM = Date.UTC(1970, 0, 5, 12);
+const COMPARED_UNTIL = Date.UTC(2038, 0, 1);
+
+/**
+ * Whether two IANA names are one zone: a name and its alias (`Asia/Kolkata` and `Asia/Calcutta`, `Europe/Kyiv` and
+ * `Europe/Kiev`). The server stores a zone as its own Intl spells it, and a browser may spell the same zone otherwise
+ * (decision 0221). Two names this runtime canonicalizes alike are one zone; a runtime that keeps each name as given
+ * (as ECMA-402 now asks) is answered by the clocks: IANA makes a name an alias of another when their clocks have
+ * agreed since 1970, so two names whose local time agrees at every weekly instant from 1970 to 2037 are taken as
+ * one. `canonical` is `canonicalTimeZone`, replaceable to test that second way.
+ */
+export function sameTimeZone(
+  a: string,
+  b: string,
+  canonical: (name: string) => string | null = canonicalTimeZone,
+): boolean {
+  if (a === b) return true;
+  const canonicalA = canonical(a);
+  const canonicalB = canonical(b);
+  if (canonicalA === null || canonicalB === null) return false;
+  if (canonicalA === canonicalB) return true;
+  const clock = (timeZone: string) =>
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    });
+  const [clockA, clockB] = [clock(canonicalA), clock(canonicalB)];
+  for (let instant = COMPARED_FROM; instant < COMPARED_UNTIL; instant += WEEK_MS) {
+    if (clockA.format(instant) !== clockB.format(instant)) return false;
+  }
+  return true;
+}

@@ -162,6 +162,52 @@ test(
   },
 );
 
+test(
+  'Settings offers no switch to the zone the account has when the browser spells it otherwise (Asia/Kolkata for Asia/Calcutta, decision 0221)',
+  { timeout: 60_000 },
+  async (t) => {
+    if (!chromiumAvailable(t)) return;
+    const { server, browser } = await serverAndBrowser(t);
+    const context = await browser.newContext({
+      locale: 'en-GB',
+      timezoneId: 'Asia/Kolkata',
+      viewport: { width: 390, height: 844 },
+    });
+    // As Safari and Firefox report it: this Chromium spells the zone as Node does (Asia/Calcutta), so the server
+    // stores what the browser says and the two never differ here. Only the browser's own spelling is replaced.
+    await context.addInitScript(() => {
+      const resolvedOptions = Intl.DateTimeFormat.prototype.resolvedOptions;
+      Intl.DateTimeFormat.prototype.resolvedOptions = function (this: Intl.DateTimeFormat) {
+        const options = resolvedOptions.call(this);
+        return options.timeZone === 'Asia/Calcutta' ? { ...options, timeZone: 'Asia/Kolkata' } : options;
+      };
+    });
+    const page = await context.newPage();
+    await page.goto(await cliInvite(server));
+    await page.getByLabel('E-mail').fill('ravi@example.com');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Your goals' }).waitFor();
+    const preferences = async () => (await apiFromPage(page, 'GET', '/api/preferences')).body;
+    for (let i = 0; i < 50 && (await preferences()).timezone === null; i++) await page.waitForTimeout(100);
+    // The app sent the browser's Asia/Kolkata; the server keeps it as Node's Intl spells it.
+    assert.deepEqual(await preferences(), { timezone: 'Asia/Calcutta' });
+
+    await page.goto(`${server.baseUrl}/#/settings`);
+    const zone = page.locator('.card', { has: page.getByRole('heading', { name: 'Time zone' }) });
+    await zone.getByText('Your time zone: Asia/Calcutta').waitFor();
+    assert.equal(await zone.getByRole('button', { name: /^Use this device's time zone/ }).count(), 0);
+
+    // Another zone is still offered: the account's zone changed elsewhere to Europe/Warsaw.
+    assert.equal((await apiFromPage(page, 'PATCH', '/api/preferences', { timezone: 'Europe/Warsaw' })).status, 200);
+    await page.reload();
+    await zone.getByText('Your time zone: Europe/Warsaw').waitFor();
+    await zone.getByRole('button', { name: "Use this device's time zone (Asia/Kolkata)" }).click();
+    await zone.getByText('Your time zone: Asia/Calcutta').waitFor();
+    assert.equal(await zone.getByRole('button', { name: /^Use this device's time zone/ }).count(), 0);
+  },
+);
+
 test('a push reminder reaching the service worker shows a notification that links the goal', async (t) => {
   if (!chromiumAvailable(t)) return;
   const { server, browser } = await serverAndBrowser(t);

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { sameTimeZone } from '../../common/reminders.js';
 import { api } from '../api.js';
 import { t } from '../i18n/index.js';
 import { useLoad } from '../use-load.js';
@@ -47,17 +48,23 @@ export function TimeZoneSetting() {
 function TimeZoneForm({ saved }: { saved: string | null }) {
   const [zone, setZone] = useState(saved);
   const device = deviceTimeZone();
+  // The device's zone, when it is not the saved one. The server may spell a zone otherwise than this browser
+  // (Asia/Calcutta for Asia/Kolkata): one zone, nothing to offer (decision 0221).
+  const offered = useMemo(
+    () => (device !== null && (zone === null || !sameTimeZone(device, zone)) ? device : null),
+    [device, zone],
+  );
   const form = useSubmit([], async () => {
-    setZone((await api.setTimezone(device!)).timezone);
+    setZone((await api.setTimezone(offered!)).timezone);
     return () => t('settings.timezoneSaved');
   });
   return (
     <form class="stack" onSubmit={form.submit} noValidate aria-labelledby="timezone-title">
       <FormMessage error={form.formError} success={form.success} />
       <p id="timezone-current">{t('settings.timezoneCurrent', { zone: zone ?? t('settings.timezoneNone') })}</p>
-      {device && device !== zone && (
+      {offered && (
         <button type="submit" disabled={form.busy}>
-          {t('settings.timezoneUseDevice', { zone: device })}
+          {t('settings.timezoneUseDevice', { zone: offered })}
         </button>
       )}
     </form>
