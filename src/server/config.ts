@@ -137,6 +137,13 @@ export function parseDatabaseUrl(value: string, poolSize = DEFAULT_POOL_SIZE): D
     return { kind: 'sqlite', file: path.resolve(file) };
   }
   if (/^postgres(ql)?:\/\//.test(value)) {
+    // libpq takes a user without a host (postgres://steady@/steady?host=/run/postgresql); a URL parser does not, and
+    // Steady reads the URL with one (the address it names, pg_dump's arguments).
+    if (/^postgres(ql)?:\/\/[^/?#]*@(?:[/?#]|$)/.test(value))
+      throw new ConfigError(
+        'DATABASE_URL',
+        'names a user but no host; name one, e.g. postgres://steady@localhost/steady?host=/var/run/postgresql (the host parameter, a socket folder, wins)',
+      );
     urlOrError('DATABASE_URL', value, 'is not a valid postgres:// URL');
     return { kind: 'postgres', url: value, poolSize };
   }

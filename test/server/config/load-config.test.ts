@@ -189,6 +189,19 @@ describe('loadConfig', () => {
     await app.close();
   });
 
+  it('names the way to give a PostgreSQL user without a host, which libpq takes and a URL parser does not', () => {
+    for (const url of ['postgres://steady@/steady?host=/run/postgresql', 'postgresql://steady:hunter2@/steady']) {
+      const error = configError({ DATABASE_URL: url });
+      assert.match(
+        error.message,
+        /names a user but no host; name one, e\.g\. postgres:\/\/steady@localhost\/steady\?host=/,
+      );
+      assert.doesNotMatch(error.message, /hunter2/);
+    }
+    const named = loadConfig({ DATABASE_URL: 'postgres://steady@localhost/steady?host=/var/run/postgresql' });
+    assert.equal(named.database.kind, 'postgres');
+  });
+
   it('does not repeat a database password in its error', () => {
     const error = configError({ DATABASE_URL: 'mysql://steady:hunter2@db/steady' });
     assert.doesNotMatch(error.message, /hunter2/);
