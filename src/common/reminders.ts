@@ -1,3 +1,5 @@
+import { wallClockFormat } from './wall-clock-format.js';
+
 /** Reminder settings shared by the server and the web app (issue 11). */
 export const REMINDER_CHANNELS = ['push', 'email'] as const;
 export type ReminderChannel = (typeof REMINDER_CHANNELS)[number];
@@ -55,17 +57,7 @@ export function sameTimeZone(
   const canonicalB = canonical(b);
   if (canonicalA === null || canonicalB === null) return false;
   if (canonicalA === canonicalB) return true;
-  const clock = (timeZone: string) =>
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-    });
-  const [clockA, clockB] = [clock(canonicalA), clock(canonicalB)];
+  const [clockA, clockB] = [wallClockFormat(canonicalA), wallClockFormat(canonicalB)];
   for (let instant = COMPARED_FROM; instant < COMPARED_UNTIL; instant += WEEK_MS) {
     if (clockA.format(instant) !== clockB.format(instant)) return false;
   }

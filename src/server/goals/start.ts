@@ -1,4 +1,5 @@
 import { formatDateKey, GOAL_LIMITS, isCalendarDate, twoDigits } from '../../common/goal.js';
+import { wallClockFormat } from '../../common/wall-clock-format.js';
 
 /**
  * A goal's `start`: what the client sent, read by the rules of docs/decisions/0031-goal-start-parsing.md, and
@@ -35,7 +36,7 @@ export function serverTimeZone(tz: string | undefined = process.env.TZ): string 
   const name = tz?.trim().replace(/^:/, '');
   if (!name) return 'UTC';
   try {
-    return formatterFor(name).resolvedOptions().timeZone;
+    return wallClockFormat(name).resolvedOptions().timeZone;
   } catch {
     return 'UTC';
   }
@@ -79,30 +80,9 @@ function utcMillis(clock: WallClock): number {
   return Date.UTC(clock.year, clock.month - 1, clock.day, clock.hour, clock.minute, clock.second);
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** Building a formatter is costly, and every request of a server uses the same zone. */
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
 function wallClockInZone(ms: number, timeZone: string): WallClock {
   const parts: Record<string, number> = {};
-  for (const part of formatterFor(timeZone).formatToParts(ms)) {
+  for (const part of wallClockFormat(timeZone).formatToParts(ms)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
   return {
