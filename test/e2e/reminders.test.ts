@@ -10,10 +10,12 @@ import type { Locator, Page } from 'playwright-core';
 import { reminderOffToken } from '../../src/server/reminders/unsubscribe-link.js';
 import {
   apiFromPage,
+  assertEventually,
   assertNoAxeViolations,
   axeViolations,
   chromiumAvailable,
   cliInvite,
+  registerOnForm,
   serverAndBrowser,
   serviceWorkerSession,
 } from './support.js';
@@ -184,14 +186,11 @@ test(
     });
     const page = await context.newPage();
     await page.goto(await cliInvite(server));
-    await page.getByLabel('E-mail').fill('ravi@example.com');
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Your goals' }).waitFor();
-    const preferences = async () => (await apiFromPage(page, 'GET', '/api/preferences')).body;
-    for (let i = 0; i < 50 && (await preferences()).timezone === null; i++) await page.waitForTimeout(100);
+    await registerOnForm(page, 'ravi@example.com', PASSWORD);
     // The app sent the browser's Asia/Kolkata; the server keeps it as Node's Intl spells it.
-    assert.deepEqual(await preferences(), { timezone: 'Asia/Calcutta' });
+    await assertEventually(async () => (await apiFromPage(page, 'GET', '/api/preferences')).body, {
+      timezone: 'Asia/Calcutta',
+    });
 
     await page.goto(`${server.baseUrl}/#/settings`);
     const zone = page.locator('.card', { has: page.getByRole('heading', { name: 'Time zone' }) });
