@@ -285,6 +285,37 @@ export async function loseFirstAnswer(page: Page, url: string, method = 'POST'):
 }
 
 /**
+ * What a page did, for a failure's message: its navigations, its API requests and how they ended (from the page or
+ * its service worker), what the browser logged as an error, and notes the test adds. Each line starts with the
+ * milliseconds since the trail began; the last 60 lines are kept.
+ */
+export function pageTrail(page: Page): { note: (text: string) => void; text: () => string } {
+  const started = Date.now();
+  const lines: string[] = [];
+  const note = (text: string) => {
+    lines.push(`${Date.now() - started} ms ${text}`);
+    if (lines.length > 60) lines.shift();
+  };
+  const isApi = (url: string) => new URL(url).pathname.startsWith('/api/');
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) note(`navigated to ${frame.url()}`);
+  });
+  page.on('requestfinished', async (request) => {
+    if (!isApi(request.url())) return;
+    const response = await request.response().catch(() => null);
+    note(`${request.method()} ${request.url()} answered ${response?.status() ?? '?'}`);
+  });
+  page.on('requestfailed', (request) => {
+    if (isApi(request.url())) note(`${request.method()} ${request.url()} failed: ${request.failure()?.errorText}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') note(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => note(`page error: ${error.message}`));
+  return { note, text: () => lines.join('\n') };
+}
+
+/**
  * Asserts that `read()` comes to deep-equal `expected`: what the server holds a moment after the app showed a
  * change its outbox is still sending. Polls every 100 ms for up to 10 s, then fails with the last value read.
  */
