@@ -1007,6 +1007,27 @@ test("logging out waits for an entry another tab of the same person queued, whic
   assert.equal((await offlineRecords(page)).outbox, 1);
 });
 
+test('logging out sends first the entry a closed tab left queued, with no other event to wake this tab', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const { who, goal } = await waterToday(t, 'closed-tab-logout@example.com', { serviceWorkers: 'block' });
+  const { page, context } = who;
+  const other = await context.newPage();
+  await other.goto(`${server.baseUrl}/#/goals`);
+  await logThatStaysQueued(context, other);
+  await other.close();
+  // The network is back; this tab saw neither the other tab close nor itself come back into view (two windows side
+  // by side): only the logout finds the entry.
+  await context.unrouteAll();
+
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  assert.equal(await page.getByText('Not logged out').count(), 0);
+  assert.deepEqual(await offlineRecords(page), { copy: 0, mine: 0, outbox: 0 });
+  const reader = await device('closed-tab-logout@example.com', 'en-GB', false);
+  t.after(() => reader.context.close());
+  await assertAmountsToday(reader, goal.id, [1]);
+});
+
 test("logging out on a shared browser keeps another person's queue, whose session ended before it was sent", async (t) => {
   if (!chromiumAvailable(t)) return;
   const { who: anna, goal } = await waterToday(t, 'shared-anna@example.com');

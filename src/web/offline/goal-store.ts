@@ -399,20 +399,26 @@ export class GoalStore {
   /**
    * Takes over this user's outbox rows of tabs that are gone: closed, reloaded, or of a version without locks. Rows
    * of a running tab are its own to send and to take back; this store waits for its lock, which comes free when it
-   * goes, and then takes them (decision 0190).
+   * goes, and then takes them (decision 0190). Answers once the rows of gone tabs are taken (decision 0222).
    */
   private async adopt(atStart?: boolean): Promise<void> {
     const locks = navigator.locks;
     // Without Web Locks (no secure context) a running tab looks like a gone one: only a start takes rows, as before.
     if (!locks && !atStart) return;
+    const taken: Array<Promise<unknown>> = [];
     for (const { user_id, tab = 'old' } of await idbAll<QueuedOp>('outbox').catch(() => [])) {
       if (user_id !== this.userId || tab === this.tab || this.watched.has(tab)) continue;
       this.watched.add(tab);
-      // The lock stays held while the rows change hands: a third tab waiting for it finds them taken. Not awaited: a
-      // running tab's lock comes free only when it goes.
-      if (locks) void locks.request(tab, () => this.claim(tab));
-      else await this.claim(tab);
+      if (!locks) {
+        await this.claim(tab);
+        continue;
+      }
+      // The lock stays held while the rows change hands: a third tab waiting for it finds them taken. A gone tab's
+      // lock is free now; a running tab's comes free only when it goes, which is waited for without holding this up.
+      const claimWhenFree = () => void locks.request(tab, () => this.claim(tab));
+      taken.push(locks.request(tab, { ifAvailable: true }, (lock) => (lock ? this.claim(tab) : claimWhenFree())));
     }
+    await Promise.all(taken);
   }
 
   private async claim(tab: string): Promise<void> {
@@ -435,6 +441,9 @@ export class GoalStore {
   async whenSent(waitMs: number): Promise<number | null> {
     const failuresBefore = this.sendFailures;
     const until = Date.now() + waitMs;
+    // Rows a tab left when it closed are sent from here too: without Background Sync (Safari, Firefox), with this
+    // window in view all along, nothing else takes them, and logout would refuse for their sake every time.
+    await this.adopt();
     void this.flush();
     while (this.ops.length > 0 && this.sendFailures === failuresBefore && Date.now() < until && !this.stopped) {
       await new Promise((resolve) => setTimeout(resolve, 50));
