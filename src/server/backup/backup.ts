@@ -30,8 +30,8 @@ export class PgDumpMissing extends Error {
  * to a temporary file beside it (mode 0600: it holds password hashes) and renamed into place. SQLite: `VACUUM INTO`
  * in a Node process of its own (the server goes on answering), which reads one snapshot while the server goes on writing (WAL). PostgreSQL: pg_dump
  * (custom format), which also reads one snapshot. The copy holds no rows of `backup_runs` (decision 0214). An
- * existing `target` is replaced only with `replace` (the scheduler's own day file); `steady backup` refuses one
- * before it opens the database (decision 0215).
+ * existing `target` is replaced only with `replace` (`steady backup --force`); without it `steady backup` refuses
+ * one before it opens the database (decision 0215), and the scheduler sets its day's file aside first (0223).
  */
 export async function backupDatabase(
   database: DatabaseConfig,

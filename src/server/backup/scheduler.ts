@@ -20,6 +20,11 @@ export const CHECK_INTERVAL_MS = MINUTE;
 const STALE_CLAIM_MS = HOUR;
 
 const BACKUP_NAME = /^steady-\d{4}-\d{2}-\d{2}\.(db|dump)$/;
+/**
+ * A day's earlier file, kept when that day's backup is written again (a database restored that day, decision 0223):
+ * `steady-2026-01-15.replaced-041000.db`, the time it was set aside. Removed with its day's file.
+ */
+const REPLACED_NAME = /^steady-(\d{4}-\d{2}-\d{2})\.replaced-\d{6}\.(db|dump)$/;
 
 export interface SchedulerLog {
   info(details: object, message: string): void;
@@ -79,15 +84,15 @@ export class BackupScheduler {
     const extension = this.options.database.kind === 'sqlite' ? 'db' : 'dump';
     const target = path.join(this.options.backupDir, `steady-${day}.${extension}`);
     try {
-      const { bytes } = await backupDatabase(this.options.database, target, {
-        // The day's file is there when a failure after the rename gave the day back, or when the database was
-        // restored from it; the new copy is the newer state.
-        replace: true,
-      });
+      // The day's file is there when the database was restored that day (from it, or from an older day's file: then
+      // it holds the newer state, which the operator may still need) or when a failure after the rename gave the day
+      // back. It is kept under another name; the day's name goes to the new copy, the state now served.
+      const keptEarlier = setAsideDayFile(target, local);
+      const { bytes } = await backupDatabase(this.options.database, target, { replace: false });
       await finishBackupDay(db, day, clock.now());
       this.backoff.succeeded();
       const removed = pruneBackups(this.options.backupDir, BACKUPS_KEPT);
-      log.info({ file: target, bytes, removed }, 'scheduled backup written');
+      log.info({ file: target, bytes, removed, ...(keptEarlier && { keptEarlier }) }, 'scheduled backup written');
       return target;
     } catch (error) {
       const waitMs = this.backoff.failed(clock.now());
@@ -103,12 +108,14 @@ export class BackupScheduler {
 }
 
 /**
- * The SQLite database file when it is one of BACKUP_DIR's daily backup files, else null: the scheduler would replace
- * it with the day's new copy or remove it as an old one, and the server's data with it (decision 0216). Folders are
+ * The SQLite database file when it is one of BACKUP_DIR's daily backup files, else null: the scheduler would set it
+ * aside for the day's new copy or remove it as an old one, and the server's data with it (decisions 0216, 0223). Folders are
  * compared by their real paths, so a link to BACKUP_DIR counts as BACKUP_DIR.
  */
 export function databaseAmongDailyBackups(database: DatabaseConfig, backupDir: string): string | null {
-  if (database.kind !== 'sqlite' || !BACKUP_NAME.test(path.basename(database.file))) return null;
+  if (database.kind !== 'sqlite') return null;
+  const name = path.basename(database.file);
+  if (!BACKUP_NAME.test(name) && !REPLACED_NAME.test(name)) return null;
   const realFolder = (folder: string) => {
     try {
       return fs.realpathSync(folder);
@@ -119,14 +126,40 @@ export function databaseAmongDailyBackups(database: DatabaseConfig, backupDir: s
   return realFolder(path.dirname(database.file)) === realFolder(backupDir) ? database.file : null;
 }
 
-/** Removes all but the newest `keep` backups (by the date in their names); returns the names removed. */
+/**
+ * Renames the day's backup file `target`, if there is one, to the REPLACED_NAME of `wallClock` (`YYYY-MM-DD
+ * HH:MM:SS`, now); returns the new path, or null when there was none.
+ */
+function setAsideDayFile(target: string, wallClock: string): string | null {
+  const time = wallClock.slice(11, 19).replaceAll(':', '');
+  const aside = target.replace(/\.(db|dump)$/, `.replaced-${time}.$1`);
+  try {
+    fs.renameSync(target, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  return aside;
+}
+
+/**
+ * Removes all but the newest `keep` backups (by the date in their names), and the earlier files set aside on days no
+ * longer kept; returns the names removed.
+ */
 export function pruneBackups(directory: string, keep: number): string[] {
-  const backups = fs
-    .readdirSync(directory)
+  const names = fs.readdirSync(directory);
+  const backups = names
     .filter((name) => BACKUP_NAME.test(name))
     .sort()
     .reverse();
-  const removed = backups.slice(keep);
+  const oldestKeptDay = backups.slice(0, keep).at(-1)?.slice('steady-'.length, 'steady-YYYY-MM-DD'.length);
+  const removed = [
+    ...backups.slice(keep),
+    ...names.filter((name) => {
+      const day = REPLACED_NAME.exec(name)?.[1];
+      return day !== undefined && oldestKeptDay !== undefined && day < oldestKeptDay;
+    }),
+  ];
   for (const name of removed) fs.rmSync(path.join(directory, name), { force: true });
   return removed;
 }

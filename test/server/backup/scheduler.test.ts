@@ -169,6 +169,42 @@ test(
 );
 
 test(
+  "the day's file already in BACKUP_DIR (a database restored that day) is kept under another name, then pruned with its day (decision 0223)",
+  { timeout: 120_000 },
+  async (t) => {
+    const app = await createTestApp();
+    t.after(() => app.close());
+    await app.register('anna@example.com');
+    const backupDir = path.join(app.deps.config.dataDir, 'backups');
+    fs.mkdirSync(backupDir);
+    const extension = app.deps.config.database.kind === 'sqlite' ? 'db' : 'dump';
+    const dayFile = `steady-2026-01-15.${extension}`;
+    const setAside = `steady-2026-01-15.replaced-041000.${extension}`;
+    // This morning's backup; the operator then restored an older day's, on which the server now runs.
+    fs.writeFileSync(path.join(backupDir, dayFile), "this morning's state");
+    const clock = new FakeClock(Date.UTC(2026, 0, 15, 4, 10, 0));
+    const scheduler = dueScheduler(app, backupDir, quiet, clock);
+
+    assert.equal(await scheduler.check(), path.join(backupDir, dayFile));
+    assert.deepEqual(fs.readdirSync(backupDir).sort(), [dayFile, setAside]);
+    assert.equal(fs.readFileSync(path.join(backupDir, setAside), 'utf8'), "this morning's state");
+    assert.notEqual(fs.readFileSync(path.join(backupDir, dayFile), 'utf8'), "this morning's state");
+
+    // Kept while its day's backup is among the newest 14, removed with it.
+    for (let day = 1; day <= 13; day++) {
+      clock.advance(DAY);
+      assert.ok((await scheduler.check()) !== null);
+    }
+    assert.ok(fs.readdirSync(backupDir).includes(setAside), 'kept while 2026-01-15 is kept');
+    clock.advance(DAY);
+    assert.ok((await scheduler.check()) !== null);
+    const kept = fs.readdirSync(backupDir).sort();
+    assert.equal(kept.length, BACKUPS_KEPT);
+    assert.equal(kept[0], `steady-2026-01-16.${extension}`);
+  },
+);
+
+test(
   'the daily SQLite backup leaves the event loop free: requests are answered while it is written (decision 0212)',
   { timeout: 60_000 },
   async (t) => {
@@ -212,6 +248,11 @@ test('only a SQLite file named as a daily backup, in BACKUP_DIR itself, counts a
   assert.equal(
     databaseAmongDailyBackups(sqlite(path.join(backupDir, 'steady-2026-11-20.db')), backupDir),
     path.join(backupDir, 'steady-2026-11-20.db'),
+  );
+  // A day's earlier file set aside (decision 0223) is pruned with its day.
+  assert.equal(
+    databaseAmongDailyBackups(sqlite(path.join(backupDir, 'steady-2026-11-20.replaced-041000.db')), backupDir),
+    path.join(backupDir, 'steady-2026-11-20.replaced-041000.db'),
   );
   // A data folder given as BACKUP_DIR as well keeps its steady.db: the scheduler touches only its day files.
   assert.equal(databaseAmongDailyBackups(sqlite(path.join(backupDir, 'steady.db')), backupDir), null);
