@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { backupDatabase } from '../../../src/server/backup/backup.js';
 import { BackupScheduler, BACKUPS_KEPT, databaseAmongDailyBackups } from '../../../src/server/backup/scheduler.js';
 import { DAY, FakeClock, MINUTE } from '../../../src/server/clock.js';
@@ -33,6 +33,16 @@ function dueScheduler(
     timeZone: 'UTC',
     log,
   });
+}
+
+/** A test app with one user, Anna, and an empty backup folder in its data folder; closed when the test ends. */
+async function appWithBackupDir(t: TestContext) {
+  const app = await createTestApp();
+  t.after(() => app.close());
+  const anna = await app.register('anna@example.com');
+  const backupDir = path.join(app.deps.config.dataDir, 'backups');
+  fs.mkdirSync(backupDir);
+  return { app, anna, backupDir };
 }
 
 test(
@@ -130,11 +140,7 @@ test(
   "a database restored from the day's backup, or from a later copy of that day, writes the day's backup at its first check (decision 0214)",
   { timeout: 60_000 },
   async (t) => {
-    const app = await createTestApp();
-    t.after(() => app.close());
-    await app.register('anna@example.com');
-    const backupDir = path.join(app.deps.config.dataDir, 'backups');
-    fs.mkdirSync(backupDir);
+    const { app, backupDir } = await appWithBackupDir(t);
     const clock = new FakeClock(Date.UTC(2026, 0, 15, 4, 0, 0));
     const daily = await dueScheduler(app, backupDir, quiet, clock).check();
     assert.ok(daily !== null);
@@ -172,11 +178,7 @@ test(
   "the day's file already in BACKUP_DIR (a database restored that day) is kept under another name, then pruned with its day (decision 0223)",
   { timeout: 120_000 },
   async (t) => {
-    const app = await createTestApp();
-    t.after(() => app.close());
-    await app.register('anna@example.com');
-    const backupDir = path.join(app.deps.config.dataDir, 'backups');
-    fs.mkdirSync(backupDir);
+    const { app, backupDir } = await appWithBackupDir(t);
     const extension = app.deps.config.database.kind === 'sqlite' ? 'db' : 'dump';
     const dayFile = `steady-2026-01-15.${extension}`;
     const setAside = `steady-2026-01-15.replaced-041000.${extension}`;
@@ -208,15 +210,11 @@ test(
   'the daily SQLite backup leaves the event loop free: requests are answered while it is written (decision 0212)',
   { timeout: 60_000 },
   async (t) => {
-    const app = await createTestApp();
-    t.after(() => app.close());
+    const { app, anna, backupDir } = await appWithBackupDir(t);
     if (app.deps.config.database.kind !== 'sqlite') return t.skip('pg_dump has always run as a process of its own');
-    const anna = await app.register('anna@example.com');
     const created = await anna.post('/api/goals', { name: 'Push-ups', daily: 50 });
     assert.equal(created.status, 200);
     assert.equal((await anna.post(`/api/goals/${created.body.id}/sets/2026-01-15`, { amount: 0.001 })).status, 200);
-    const backupDir = path.join(app.deps.config.dataDir, 'backups');
-    fs.mkdirSync(backupDir);
     const scheduler = dueScheduler(app, backupDir, quiet);
     let settled = false;
     const backup = scheduler.check().finally(() => (settled = true));
