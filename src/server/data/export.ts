@@ -85,6 +85,9 @@ export function csvDialect(locale: string): CsvDialect {
     : { separator: ',', decimalMark: '.' };
 }
 
+/** The CSV export's parts are about this long (each ends with the row that reaches it). */
+export const CSV_PART_CHARS = 64 * 1024;
+
 /**
  * One row per logged amount, in goal, date and logging order, RFC 4180 with CRLF (separated as `dialect` says),
  * UTF-8 with a byte order mark so spreadsheet programs read emoji and umlauts right. Names and units are cleaned as
@@ -94,20 +97,24 @@ export function csvDialect(locale: string): CsvDialect {
  */
 export async function* exportCsv(goals: AsyncIterable<StoredGoal>, dialect: CsvDialect): AsyncGenerator<string> {
   const { separator, decimalMark } = dialect;
-  yield `\uFEFF${CSV_HEADER.join(separator)}\r\n`;
+  let part = `\uFEFF${CSV_HEADER.join(separator)}\r\n`;
+  // One goal's rows at a time (a CSV of millions of amounts is hundreds of megabytes, decision 0116), sent in parts
+  // of about CSV_PART_CHARS: one goal's rows alone may be megabytes (decision 0224).
   for await (const goal of goals) {
     const { sets } = goal;
     const [name, unit] = [csvText(cleanName(goal.name)), csvText(cleanName(goal.unit))];
-    const lines: string[] = [];
     for (const date of Object.keys(sets).sort()) {
       for (const amount of sets[date]!) {
         const number = String(amount).replace('.', decimalMark);
-        lines.push(`${[String(goal.id), name, unit, date, number].join(separator)}\r\n`);
+        part += `${[String(goal.id), name, unit, date, number].join(separator)}\r\n`;
+        if (part.length >= CSV_PART_CHARS) {
+          yield part;
+          part = '';
+        }
       }
     }
-    // One goal's rows at a time: a CSV of millions of amounts is hundreds of megabytes (decision 0116).
-    if (lines.length > 0) yield lines.join('');
   }
+  if (part.length > 0) yield part;
 }
 
 export function csvText(value: string): string {

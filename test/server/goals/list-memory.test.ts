@@ -85,7 +85,8 @@ test(
         return { status: response.status, text: await response.text() };
       } catch (error) {
         // A cut answer: say whether the server ended (and how) or only closed the connection. Once, under a heavy
-        // machine load, the CSV export was cut after 12 MB with nothing else to go on.
+        // machine load, the CSV export was cut after 12 MB with nothing else to go on; later this said the heap
+        // had run out, and the export's parts were made smaller (decision 0224).
         const { exitCode, signalCode } = server.child;
         const said = `exit ${exitCode}, signal ${signalCode}; stderr: ${server.errors().slice(-2000)}`;
         throw new Error(`${path} failed (${said}; last log lines: ${JSON.stringify(server.lines().slice(-3))})`, {
