@@ -604,6 +604,9 @@ test('a chunk the server does not have (a page open across a deployment): one re
   await page.getByRole('link', { name: 'Settings' }).click();
   const retry = page.getByRole('button', { name: 'Try again' });
   await retry.waitFor();
+  // The new page can show the failure before its load event: a missing chunk is answered before the page's last
+  // resource has come. Its load is awaited before the loads are counted.
+  await page.waitForLoadState('load');
   assert.equal(loads, 1, 'the page loaded again once, and then did not loop');
   await page.getByText('The server could not be reached').waitFor();
 
