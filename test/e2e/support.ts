@@ -285,9 +285,9 @@ export async function loseFirstAnswer(page: Page, url: string, method = 'POST'):
 }
 
 /**
- * What a page did, for a failure's message: its navigations, its API requests and how they ended (from the page or
- * its service worker), what the browser logged as an error, and notes the test adds. Each line starts with the
- * milliseconds since the trail began; the last 60 lines are kept.
+ * What a page did, for a failure's message: its navigations, its API requests and how they ended, what the browser
+ * logged as an error, and notes the test adds. Each line starts with the milliseconds since the trail began; the
+ * last 60 lines are kept.
  */
 export function pageTrail(page: Page): { note: (text: string) => void; text: () => string } {
   const started = Date.now();

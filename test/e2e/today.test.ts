@@ -971,8 +971,20 @@ async function logThatStaysQueued(context: BrowserContext, page: Page, trail = p
       .locator('main')
       .innerText()
       .catch(() => '(no page)');
-    throw new Error(`${String(failure)}\nThe page shows:\n${shown}\nWhat it did:\n${trail.text()}`);
+    throw new Error(`${String(failure)}\nThe page shows:\n${shown}\nWhat it did:\n${trail.text()}`, { cause: failure });
   }
+}
+
+/**
+ * Another tab of the device opens Today, logs Water while the network fails its logs, and is closed: its entry is in
+ * the shared outbox only.
+ */
+async function queueInAnotherTabAndClose(context: BrowserContext): Promise<void> {
+  const other = await context.newPage();
+  const trail = pageTrail(other);
+  await other.goto(`${server.baseUrl}/#/goals`);
+  await logThatStaysQueued(context, other, trail);
+  await other.close();
 }
 
 test('deleting the account with an entry still queued empties the device: the entry can never be sent', async (t) => {
@@ -998,12 +1010,7 @@ test("logging out waits for an entry another tab of the same person queued, whic
   // the tabs and their shared outbox, which need no worker.
   const { who } = await waterToday(t, 'two-tabs-logout@example.com', { serviceWorkers: 'block' });
   const { page, context } = who;
-  // The other tab logs while the network fails it: its entry is in the shared outbox only.
-  const other = await context.newPage();
-  const trail = pageTrail(other);
-  await other.goto(`${server.baseUrl}/#/goals`);
-  await logThatStaysQueued(context, other, trail);
-  await other.close();
+  await queueInAnotherTabAndClose(context);
 
   await page.getByRole('button', { name: 'Log out' }).click();
   await page.getByText('Not logged out: 1 change is not sent yet and would be lost.').waitFor();
@@ -1014,10 +1021,7 @@ test('logging out sends first the entry a closed tab left queued, with no other 
   if (!chromiumAvailable(t)) return;
   const { who, goal } = await waterToday(t, 'closed-tab-logout@example.com', { serviceWorkers: 'block' });
   const { page, context } = who;
-  const other = await context.newPage();
-  await other.goto(`${server.baseUrl}/#/goals`);
-  await logThatStaysQueued(context, other);
-  await other.close();
+  await queueInAnotherTabAndClose(context);
   // The network is back; this tab saw neither the other tab close nor itself come back into view (two windows side
   // by side): only the logout finds the entry.
   await context.unrouteAll();

@@ -19,7 +19,8 @@ export const CHECK_INTERVAL_MS = MINUTE;
 /** A claim older than this whose backup never finished belonged to a process that died; another may take over. */
 const STALE_CLAIM_MS = HOUR;
 
-const BACKUP_NAME = /^steady-\d{4}-\d{2}-\d{2}\.(db|dump)$/;
+/** A day's backup file; the day is its first group. */
+const BACKUP_NAME = /^steady-(\d{4}-\d{2}-\d{2})\.(db|dump)$/;
 /**
  * A day's earlier file, kept when that day's backup is written again (a database restored that day, decision 0223):
  * `steady-2026-01-15.replaced-041000.db`, the time it was set aside. Removed with its day's file.
@@ -152,7 +153,7 @@ export function pruneBackups(directory: string, keep: number): string[] {
     .filter((name) => BACKUP_NAME.test(name))
     .sort()
     .reverse();
-  const oldestKeptDay = backups.slice(0, keep).at(-1)?.slice('steady-'.length, 'steady-YYYY-MM-DD'.length);
+  const oldestKeptDay = BACKUP_NAME.exec(backups.slice(0, keep).at(-1) ?? '')?.[1];
   const removed = [
     ...backups.slice(keep),
     ...names.filter((name) => {

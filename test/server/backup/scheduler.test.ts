@@ -247,7 +247,7 @@ test('only a SQLite file named as a daily backup, in BACKUP_DIR itself, counts a
     databaseAmongDailyBackups(sqlite(path.join(backupDir, 'steady-2026-11-20.db')), backupDir),
     path.join(backupDir, 'steady-2026-11-20.db'),
   );
-  // A day's earlier file set aside (decision 0223) is pruned with its day.
+  // A day's earlier file set aside (decision 0223) is pruned with its day: a server started on it would lose it too.
   assert.equal(
     databaseAmongDailyBackups(sqlite(path.join(backupDir, 'steady-2026-11-20.replaced-041000.db')), backupDir),
     path.join(backupDir, 'steady-2026-11-20.replaced-041000.db'),
