@@ -305,6 +305,9 @@ function resilientPool(pool: pg.Pool, checkout: Checkout, statementNames: Statem
   return { connect, end: () => pool.end() } as unknown as pg.Pool;
 }
 
+/** The connect deadline's error (`clientWithConnectTimeout`), in pg's words. */
+const isConnectTimeout = (error: unknown) => (error as { message?: unknown } | null)?.message === 'timeout expired';
+
 /** Checks a connection out of the pool; `waiting()` counts the requests in our queue, for the pool's metrics. */
 export interface Checkout {
   (): Promise<pg.PoolClient>;
@@ -338,6 +341,8 @@ export function outageAwareCheckout(pool: Pick<pg.Pool, 'connect'>, size: number
   const asking = new Set<Waiter>();
   /** pg-pool's places we hold: connections checked out, and pg-pool answers still to come (given-up ones too). */
   let held = 0;
+  /** When a connection last came back whole: the server was answering then. */
+  let servedAt = -Infinity;
 
   const failAllWaiting = (error: unknown) => {
     for (const waiter of [...queue, ...asking]) waiter.reject(error);
@@ -354,6 +359,7 @@ export function outageAwareCheckout(pool: Pick<pg.Pool, 'connect'>, size: number
   const ask = (waiter: Waiter) => {
     held++;
     asking.add(waiter);
+    const askedAt = Date.now();
     pool.connect().then(
       (client) => {
         failedAt = null;
@@ -361,6 +367,7 @@ export function outageAwareCheckout(pool: Pick<pg.Pool, 'connect'>, size: number
         client.release = (error?: Error | boolean) => {
           // Back to pg-pool first, so that the next request in our queue gets this connection instead of a new one.
           // (A second release throws in pg-pool, so a place is never freed twice.)
+          if (!error) servedAt = Date.now();
           release(error);
           freePlace();
         };
@@ -369,6 +376,13 @@ export function outageAwareCheckout(pool: Pick<pg.Pool, 'connect'>, size: number
       },
       (error: unknown) => {
         const stillWaiting = asking.delete(waiter);
+        // An attempt that ran out of time while this pool's connections went on serving found a busy process (a
+        // burst of requests, a slow fork), not a dead server: its request waits again for a connection (decision 0225).
+        if (isConnectTimeout(error) && servedAt >= askedAt) {
+          if (stillWaiting) queue.unshift(waiter);
+          freePlace();
+          return;
+        }
         if (reachedNoServer(error)) {
           failedAt = Date.now();
           // The attempt's own error: what each waiter's attempt would have said (and is logged with its 503).

@@ -61,6 +61,32 @@ test("a refusal the server gave (53300 too many clients) fails only its own requ
   assert.equal(await next, 'connected');
 });
 
+test('an attempt that ran out of time while other connections served fails nobody: its request waits again (decision 0225)', async () => {
+  const timedOut = () => new Error('timeout expired');
+  const { pool, attempts } = scriptedPool();
+  const checkout = outageAwareCheckout(pool, DEFAULT_POOL_SIZE);
+  const first = checkout();
+  const waiting = [checkout(), checkout()].map(settled);
+  const released: string[] = [];
+  attempts[0]!.resolve(client(released, 'serving'));
+  // The first request's query is answered and its connection comes back whole, while the other attempts still run.
+  (await first).release();
+  attempts[1]!.reject(timedOut());
+  attempts[2]!.reject(timedOut());
+  await nextTurn();
+  assert.equal(attempts.length, 5, 'each request asked again');
+  attempts[3]!.resolve(client(released, 'again 1'));
+  attempts[4]!.resolve(client(released, 'again 2'));
+  assert.deepEqual(await Promise.all(waiting), ['connected', 'connected']);
+
+  // With nothing served since the attempt began (a server that went silent), a timeout still fails every request.
+  const silent = scriptedPool();
+  const silentCheckout = outageAwareCheckout(silent.pool, DEFAULT_POOL_SIZE);
+  const stuck = [silentCheckout(), silentCheckout()].map(settled);
+  silent.attempts[0]!.reject(timedOut());
+  assert.deepEqual(await Promise.all(stuck), ['timeout expired', 'timeout expired']);
+});
+
 test('requests beyond the pool wait in our queue: a given-up one never asks pg-pool for a connection', async () => {
   const { pool, attempts } = scriptedPool();
   const checkout = outageAwareCheckout(pool, 2);
