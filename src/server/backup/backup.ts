@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type { DatabaseConfig } from '../config.js';
 import { PRIVATE_FILE_MODE } from '../private-files.js';
 import { BACKUP_RUNS_TABLE, CLEAR_BACKUP_RUNS_SQL } from './store.js';
+import { PG_DRIVER_DEFAULT_HOST } from '../db/unreachable.js';
 
 const run = promisify(execFile);
 
@@ -188,7 +189,13 @@ async function pgDump(url: string, temporary: string): Promise<void> {
       `--dbname=${parsed.href}`,
     ];
     await run('pg_dump', args, {
-      env: { ...process.env, ...(password && { PGPASSWORD: password }) },
+      env: {
+        ...process.env,
+        // A URL without a host is localhost over TCP to the server and the Unix socket to libpq: without this, the
+        // backup could be of another database than the one served, or fail where the server connects (decision 0226).
+        PGHOST: process.env.PGHOST || PG_DRIVER_DEFAULT_HOST,
+        ...(password && { PGPASSWORD: password }),
+      },
       maxBuffer: 16 * 1024 * 1024,
     });
   } catch (error) {

@@ -10,10 +10,16 @@ import { isDatabaseUnavailable } from './dialect.js';
  * A URL without a host (`postgres:///steady`) is therefore localhost over TCP, not the Unix socket that libpq
  * (psql, pg_dump) would use: the address names where the server's connection went (decision 0215).
  */
+/**
+ * Where pg, Steady's driver, connects when neither the URL nor PGHOST names a host. libpq (psql, pg_dump) would take
+ * its Unix socket instead; operator tools are given this host so they reach the database the server uses.
+ */
+export const PG_DRIVER_DEFAULT_HOST = 'localhost';
+
 export function databaseAddress(database: DatabaseConfig, env: NodeJS.ProcessEnv = process.env): string {
   if (database.kind === 'sqlite') return database.file;
   const url = new URL(database.url);
-  const host = url.searchParams.get('host') || decodeURIComponent(url.hostname) || env.PGHOST || 'localhost';
+  const host = url.searchParams.get('host') || decodeURIComponent(url.hostname) || env.PGHOST || PG_DRIVER_DEFAULT_HOST;
   const port = url.searchParams.get('port') || url.port || env.PGPORT;
   if (host.startsWith('/')) {
     const name = decodeURIComponent(url.pathname.slice(1));
