@@ -9,6 +9,7 @@ import { backupDatabase } from './backup.js';
 import { RetryBackoff } from './retry-backoff.js';
 import { claimBackupDay, finishBackupDay, releaseBackupDay } from './store.js';
 import { WallClockPoller } from '../wall-clock-poller.js';
+import { FailureStreak } from '../failure-streak.js';
 
 /** The local hour from which a day's backup is due (server time, `TZ`). */
 export const BACKUP_HOUR = 3;
@@ -53,7 +54,15 @@ export class BackupScheduler {
   /** This process's failed backups in a row: each waits longer before the next try (decision 0214). */
   private readonly backoff = new RetryBackoff();
 
-  constructor(private readonly options: BackupSchedulerOptions) {}
+  private readonly claimFailures: FailureStreak;
+
+  constructor(private readonly options: BackupSchedulerOptions) {
+    this.claimFailures = new FailureStreak(
+      options.log,
+      'scheduled backup: the database could not be asked',
+      'scheduled backup: the database answers again',
+    );
+  }
 
   /** BACKUP_DIR was made before the server answered (main.ts); one that goes missing later fails each check, logged. */
   start(intervalMs = CHECK_INTERVAL_MS): void {
@@ -77,9 +86,11 @@ export class BackupScheduler {
     const day = local.slice(0, 10);
     if (Number(local.slice(11, 13)) < BACKUP_HOUR || !this.backoff.due(now)) return null;
     try {
-      if (!(await claimBackupDay(db, day, now, STALE_CLAIM_MS))) return null;
+      const claimed = await claimBackupDay(db, day, now, STALE_CLAIM_MS);
+      this.claimFailures.succeeded(now);
+      if (!claimed) return null;
     } catch (error) {
-      log.error({ err: error }, 'scheduled backup: the database could not be asked');
+      this.claimFailures.failed(error, now);
       return null;
     }
     const extension = this.options.database.kind === 'sqlite' ? 'db' : 'dump';

@@ -21,6 +21,7 @@ import {
 } from './store.js';
 import { reminderOffUrl } from './unsubscribe-link.js';
 import { WallClockPoller } from '../wall-clock-poller.js';
+import { FailureStreak } from '../failure-streak.js';
 
 /** How often the wall clock is looked at: a reminder goes out within this (plus the send) of being due. */
 export const REMINDER_CHECK_MS = 15 * SECOND;
@@ -69,13 +70,26 @@ type Outcome = 'sent' | 'retry' | 'give-up';
  */
 export class ReminderScheduler {
   private readonly poller = new WallClockPoller(() =>
-    this.checkOnce().catch((error: unknown) => {
-      this.options.log.error({ err: error }, 'reminders: the check failed; the next one tries again');
-      return 0;
-    }),
+    this.checkOnce().then(
+      (sent) => {
+        this.failures.succeeded(this.options.clock.now());
+        return sent;
+      },
+      (error: unknown) => {
+        this.failures.failed(error, this.options.clock.now());
+        return 0;
+      },
+    ),
   );
+  private readonly failures: FailureStreak;
 
-  constructor(private readonly options: ReminderSchedulerOptions) {}
+  constructor(private readonly options: ReminderSchedulerOptions) {
+    this.failures = new FailureStreak(
+      options.log,
+      'reminders: the check failed; the next one tries again',
+      'reminders: the check works again',
+    );
+  }
 
   start(intervalMs = REMINDER_CHECK_MS): void {
     this.poller.start(intervalMs);
