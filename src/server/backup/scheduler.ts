@@ -28,6 +28,10 @@ const BACKUP_NAME = /^steady-(\d{4}-\d{2}-\d{2})\.(db|dump)$/;
  */
 const REPLACED_NAME = /^steady-(\d{4}-\d{2}-\d{2})\.replaced-\d{6}\.(db|dump)$/;
 
+/** The extension of a daily backup: a SQLite file, or pg_dump's custom format. */
+export const backupExtension = (database: DatabaseConfig): 'db' | 'dump' =>
+  database.kind === 'sqlite' ? 'db' : 'dump';
+
 export interface SchedulerLog {
   info(details: object, message: string): void;
   error(details: object, message: string): void;
@@ -93,8 +97,7 @@ export class BackupScheduler {
       this.claimFailures.failed(error, now);
       return null;
     }
-    const extension = this.options.database.kind === 'sqlite' ? 'db' : 'dump';
-    const target = path.join(this.options.backupDir, `steady-${day}.${extension}`);
+    const target = path.join(this.options.backupDir, `steady-${day}.${backupExtension(this.options.database)}`);
     try {
       // The day's file is there when the database was restored that day (from it, or from an older day's file: then
       // it holds the newer state, which the operator may still need) or when a failure after the rename gave the day

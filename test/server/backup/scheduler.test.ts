@@ -3,7 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { backupDatabase } from '../../../src/server/backup/backup.js';
-import { BackupScheduler, BACKUPS_KEPT, databaseAmongDailyBackups } from '../../../src/server/backup/scheduler.js';
+import {
+  backupExtension,
+  BackupScheduler,
+  BACKUPS_KEPT,
+  databaseAmongDailyBackups,
+} from '../../../src/server/backup/scheduler.js';
 import { DAY, FakeClock, MINUTE } from '../../../src/server/clock.js';
 import { openDatabase } from '../../../src/server/db/open.js';
 import Database from 'better-sqlite3';
@@ -65,7 +70,7 @@ test(
       new BackupScheduler({ ...options, db: app.deps.db }),
       new BackupScheduler({ ...options, db: second.db }),
     ];
-    const extension = app.deps.config.database.kind === 'sqlite' ? 'db' : 'dump';
+    const extension = backupExtension(app.deps.config.database);
     const checkBoth = () => Promise.all(schedulers.map((scheduler) => scheduler.check()));
 
     // 02:59 UTC is 03:59 in Berlin: due. At 01:59 UTC (02:59 Berlin) the day before it was not.
@@ -126,7 +131,7 @@ test(
 
     // Fixed: the next try (an hour after the last) writes the day, and a later failure waits a minute again.
     fs.mkdirSync(backupDir);
-    const extension = app.deps.config.database.kind === 'sqlite' ? 'db' : 'dump';
+    const extension = backupExtension(app.deps.config.database);
     assert.deepEqual(await checkEachMinuteUntil(242), []);
     assert.deepEqual(await checkEachMinuteUntil(243), [path.join(backupDir, `steady-2026-01-15.${extension}`)]);
     fs.rmSync(backupDir, { recursive: true });
@@ -179,7 +184,7 @@ test(
   { timeout: 120_000 },
   async (t) => {
     const { app, backupDir } = await appWithBackupDir(t);
-    const extension = app.deps.config.database.kind === 'sqlite' ? 'db' : 'dump';
+    const extension = backupExtension(app.deps.config.database);
     const dayFile = `steady-2026-01-15.${extension}`;
     const setAside = `steady-2026-01-15.replaced-041000.${extension}`;
     // This morning's backup; the operator then restored an older day's, on which the server now runs.
