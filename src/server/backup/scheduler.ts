@@ -57,7 +57,7 @@ export class BackupScheduler {
   private readonly poller = new WallClockPoller(() => this.checkOnce());
   /** This process's failed backups in a row: each waits longer before the next try (decision 0214). */
   private readonly backoff = new RetryBackoff();
-
+  /** Claims of the day that found no database: logged once, then hourly (decision 0228). */
   private readonly claimFailures: FailureStreak;
 
   constructor(private readonly options: BackupSchedulerOptions) {

@@ -81,6 +81,7 @@ export class ReminderScheduler {
       },
     ),
   );
+  /** Checks that failed in a row: logged once, then hourly (decision 0228). */
   private readonly failures: FailureStreak;
 
   constructor(private readonly options: ReminderSchedulerOptions) {

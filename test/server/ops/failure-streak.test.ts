@@ -22,7 +22,10 @@ function recordingLog() {
   return { lines, log: { info: at('info'), warn: at('warn'), error: at('error') } };
 }
 
-/** The app's database, refusing every statement while `down` is set: the database away, as the checks see it. */
+/**
+ * The app's database, refusing every statement while `down` is set: the database away, as the checks see it. (A
+ * precompiled query refuses a database with plugins; the checks' statements are built per call.)
+ */
 function databaseThatGoesAway(db: Kysely<Database>) {
   const state = { down: false };
   const gate: KyselyPlugin = {
