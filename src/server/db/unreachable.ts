@@ -2,6 +2,12 @@ import type { DatabaseConfig } from '../config.js';
 import { isDatabaseUnavailable } from './dialect.js';
 
 /**
+ * Where pg, Steady's driver, connects when neither the URL nor PGHOST names a host. libpq (psql, pg_dump) would take
+ * its Unix socket instead; operator tools are given this host so they reach the database the server uses.
+ */
+export const PG_DRIVER_DEFAULT_HOST = 'localhost';
+
+/**
  * Where a database is, without the password: the SQLite file, or PostgreSQL's host:port/database. A host that is a
  * folder (`?host=/var/run/postgresql`, or `%2Fvar%2Frun%2Fpostgresql` in the host's place) is a Unix socket, shown as
  * the socket file pg connects to, `/var/run/postgresql/.s.PGSQL.5432 (database steady)`. Host and port are read as
@@ -10,12 +16,6 @@ import { isDatabaseUnavailable } from './dialect.js';
  * A URL without a host (`postgres:///steady`) is therefore localhost over TCP, not the Unix socket that libpq
  * (psql, pg_dump) would use: the address names where the server's connection went (decision 0215).
  */
-/**
- * Where pg, Steady's driver, connects when neither the URL nor PGHOST names a host. libpq (psql, pg_dump) would take
- * its Unix socket instead; operator tools are given this host so they reach the database the server uses.
- */
-export const PG_DRIVER_DEFAULT_HOST = 'localhost';
-
 export function databaseAddress(database: DatabaseConfig, env: NodeJS.ProcessEnv = process.env): string {
   if (database.kind === 'sqlite') return database.file;
   const url = new URL(database.url);
