@@ -52,13 +52,16 @@ const NETWORK_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
 ]);
+/** pg's error when a connection attempt runs out of time (also the words of Steady's own deadline, db/open.ts). */
+export const PG_CONNECT_TIMEOUT_MESSAGE = 'timeout expired';
+
 const PG_CLIENT_MESSAGES = [
   'timeout exceeded when trying to connect',
   'Connection terminated',
   'Query read timeout',
   'Client has encountered a connection error and is not queryable',
   'Connection ended unexpectedly',
-  'timeout expired',
+  PG_CONNECT_TIMEOUT_MESSAGE,
 ];
 
 /**

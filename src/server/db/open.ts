@@ -13,7 +13,7 @@ import { makePrivateFile, makePrivateFolder } from '../private-files.js';
 import { isArrayRowsSql } from './array-rows.js';
 import { allowDirectStatements } from './direct-statements.js';
 import { allowSharedCommits } from './shared-commits-store.js';
-import { type DialectName, reachedNoServer } from './dialect.js';
+import { type DialectName, PG_CONNECT_TIMEOUT_MESSAGE, reachedNoServer } from './dialect.js';
 import type { Database } from './schema.js';
 
 export interface DatabaseHandle {
@@ -216,7 +216,9 @@ function clientWithConnectTimeout(pg: typeof import('pg').default, timeoutMs: nu
     override connect(callback: (error: Error) => void): void;
     override connect(callback?: (error: Error) => void): Promise<pg.Client> | void {
       // What pg's own timer does, but for `_ending`, which only hushes ECONNRESET and EPIPE after this error.
-      const stop = connectDeadline(timeoutMs, () => this.connection.stream.destroy(new Error('timeout expired')));
+      const stop = connectDeadline(timeoutMs, () =>
+        this.connection.stream.destroy(new Error(PG_CONNECT_TIMEOUT_MESSAGE)),
+      );
       if (callback) {
         super.connect((error: Error) => {
           stop();
@@ -306,7 +308,8 @@ function resilientPool(pool: pg.Pool, checkout: Checkout, statementNames: Statem
 }
 
 /** The connect deadline's error (`clientWithConnectTimeout`), in pg's words. */
-const isConnectTimeout = (error: unknown) => (error as { message?: unknown } | null)?.message === 'timeout expired';
+const isConnectTimeout = (error: unknown) =>
+  (error as { message?: unknown } | null)?.message === PG_CONNECT_TIMEOUT_MESSAGE;
 
 /** Checks a connection out of the pool; `waiting()` counts the requests in our queue, for the pool's metrics. */
 export interface Checkout {
@@ -341,8 +344,8 @@ export function outageAwareCheckout(pool: Pick<pg.Pool, 'connect'>, size: number
   const asking = new Set<Waiter>();
   /** pg-pool's places we hold: connections checked out, and pg-pool answers still to come (given-up ones too). */
   let held = 0;
-  /** When a connection last came back whole: the server was answering then. */
-  let servedAt = -Infinity;
+  /** Connections that came back whole so far: each one the server answered. */
+  let served = 0;
 
   const failAllWaiting = (error: unknown) => {
     for (const waiter of [...queue, ...asking]) waiter.reject(error);
@@ -359,7 +362,7 @@ export function outageAwareCheckout(pool: Pick<pg.Pool, 'connect'>, size: number
   const ask = (waiter: Waiter) => {
     held++;
     asking.add(waiter);
-    const askedAt = Date.now();
+    const servedBefore = served;
     pool.connect().then(
       (client) => {
         failedAt = null;
@@ -367,7 +370,7 @@ export function outageAwareCheckout(pool: Pick<pg.Pool, 'connect'>, size: number
         client.release = (error?: Error | boolean) => {
           // Back to pg-pool first, so that the next request in our queue gets this connection instead of a new one.
           // (A second release throws in pg-pool, so a place is never freed twice.)
-          if (!error) servedAt = Date.now();
+          if (!error) served++;
           release(error);
           freePlace();
         };
@@ -378,7 +381,7 @@ export function outageAwareCheckout(pool: Pick<pg.Pool, 'connect'>, size: number
         const stillWaiting = asking.delete(waiter);
         // An attempt that ran out of time while this pool's connections went on serving found a busy process (a
         // burst of requests, a slow fork), not a dead server: its request waits again for a connection (decision 0225).
-        if (isConnectTimeout(error) && servedAt >= askedAt) {
+        if (isConnectTimeout(error) && served > servedBefore) {
           if (stillWaiting) queue.unshift(waiter);
           freePlace();
           return;

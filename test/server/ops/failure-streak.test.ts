@@ -8,19 +8,7 @@ import { FakeClock, HOUR, SECOND } from '../../../src/server/clock.js';
 import type { Database } from '../../../src/server/db/schema.js';
 import { createReminderScheduler } from '../../../src/server/reminders/start.js';
 import { createTestApp } from '../../support/app.js';
-
-interface Logged {
-  level: 'info' | 'warn' | 'error';
-  details: Record<string, unknown>;
-  message: string;
-}
-
-function recordingLog() {
-  const lines: Logged[] = [];
-  const at = (level: Logged['level']) => (details: object, message: string) =>
-    void lines.push({ level, details: details as Record<string, unknown>, message });
-  return { lines, log: { info: at('info'), warn: at('warn'), error: at('error') } };
-}
+import { memoryLogger } from '../../support/memory-log.js';
 
 /**
  * The app's database, refusing every statement while `down` is set: the database away, as the checks see it. (A
@@ -44,12 +32,16 @@ async function appWithDatabaseThatGoesAway(t: TestContext) {
   return { app, ...databaseThatGoesAway(app.deps.db) };
 }
 
-const summary = (lines: Logged[]) =>
-  lines.map(({ level, message, details }) => `${level} ${message}${details.failures ? ` (${details.failures})` : ''}`);
+/** pino's levels by number, as the server's log writes them. */
+const LEVELS: Record<number, string> = { 30: 'info', 40: 'warn', 50: 'error' };
+
+/** Each line of the log as its level, message and, on a streak's lines, its number of failures. */
+const summary = (lines: Array<{ level: number; msg: string; failures?: number }>) =>
+  lines.map(({ level, msg, failures }) => `${LEVELS[level]} ${msg}${failures ? ` (${failures})` : ''}`);
 
 test('a database away for an hour and a half: the reminder check logs one error, one an hour later, and one line when it works again', async (t) => {
   const { app, db, state } = await appWithDatabaseThatGoesAway(t);
-  const { lines, log } = recordingLog();
+  const { log, lines } = memoryLogger();
   const clock = new FakeClock();
   const scheduler = createReminderScheduler({ ...app.deps, db, clock }, log);
 
@@ -64,20 +56,20 @@ test('a database away for an hour and a half: the reminder check logs one error,
   assert.equal(await scheduler.check(), 0);
   assert.equal(await scheduler.check(), 0);
 
-  assert.deepEqual(summary(lines), [
+  assert.deepEqual(summary(lines()), [
     'error reminders: the check failed; the next one tries again',
     'error reminders: the check failed; the next one tries again (241)',
     'info reminders: the check works again (360)',
   ]);
-  const [first, hourly, again] = lines;
-  assert.match(String((first!.details.err as Error).message), /ECONNREFUSED/, 'the first line has the cause');
-  assert.equal(hourly!.details.since, new Date(clock.now() - 360 * 15 * SECOND).toISOString());
-  assert.equal(again!.details.minutes, 90);
+  const [first, hourly, again] = lines();
+  assert.match(first.err.message, /ECONNREFUSED/, 'the first line has the cause');
+  assert.equal(hourly.since, new Date(clock.now() - 360 * 15 * SECOND).toISOString());
+  assert.equal(again.minutes, 90);
 });
 
 test('the backup check logs a database that cannot be asked once, not every minute, and says when it answers again', async (t) => {
   const { app, db, state } = await appWithDatabaseThatGoesAway(t);
-  const { lines, log } = recordingLog();
+  const { log, lines } = memoryLogger();
   const backupDir = path.join(app.deps.config.dataDir, 'backups');
   fs.mkdirSync(backupDir, { mode: 0o700 });
   // 04:00 UTC: the day's backup is due.
@@ -100,7 +92,7 @@ test('the backup check logs a database that cannot be asked once, not every minu
   const written = await scheduler.check();
 
   assert.ok(written, 'the backup is written once the database answers');
-  assert.deepEqual(summary(lines), [
+  assert.deepEqual(summary(lines()), [
     'error scheduled backup: the database could not be asked',
     'info scheduled backup: the database answers again (30)',
     'info scheduled backup written',
