@@ -315,6 +315,23 @@ export function pageTrail(page: Page): { note: (text: string) => void; text: () 
   return { note, text: () => lines.join('\n') };
 }
 
+/** `step`, or its failure with what `page` shows and what it did (`trail`), for a test that fails only under load. */
+export async function explainedStep<T>(
+  page: Page,
+  trail: ReturnType<typeof pageTrail>,
+  step: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (failure) {
+    const shown = await page
+      .locator('main')
+      .innerText()
+      .catch(() => '(no page)');
+    throw new Error(`${String(failure)}\nThe page shows:\n${shown}\nWhat it did:\n${trail.text()}`, { cause: failure });
+  }
+}
+
 /**
  * Asserts that `read()` comes to deep-equal `expected`: what the server holds a moment after the app showed a
  * change its outbox is still sending. Polls every 100 ms for up to 10 s, then fails with the last value read.

@@ -22,6 +22,7 @@ import {
   serviceWorkerSession,
   shellCached,
   assertEventually,
+  explainedStep,
   pageTrail,
 } from './support.js';
 
@@ -964,15 +965,7 @@ async function logThatStaysQueued(context: BrowserContext, page: Page, trail = p
   });
   await tapLog(page, 'Water', '+1 glasses');
   trail.note('tapped +1 glasses');
-  try {
-    await row(page, 'Water').getByText('1 change not sent yet').waitFor();
-  } catch (failure) {
-    const shown = await page
-      .locator('main')
-      .innerText()
-      .catch(() => '(no page)');
-    throw new Error(`${String(failure)}\nThe page shows:\n${shown}\nWhat it did:\n${trail.text()}`, { cause: failure });
-  }
+  await explainedStep(page, trail, () => row(page, 'Water').getByText('1 change not sent yet').waitFor());
 }
 
 /**
@@ -1210,8 +1203,10 @@ const DELETED_ELSEWHERE =
 async function editWhileDeletedElsewhere(t: TestContext, email: string) {
   const { who: phone, goal } = await waterGoalPage(t, email);
   const { page } = phone;
+  // Once seen failing in CI (the form's name field never came); a next failure says what the page showed.
+  const trail = pageTrail(page);
   await page.getByRole('link', { name: 'Edit' }).click();
-  await page.getByLabel('What do you want to do?').fill('Sparkling water');
+  await explainedStep(page, trail, () => page.getByLabel('What do you want to do?').fill('Sparkling water'));
   await page.getByLabel('Number of days').fill('45');
   const laptop = await device(email, 'en-GB', false);
   t.after(() => laptop.context.close());
