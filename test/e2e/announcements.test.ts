@@ -7,7 +7,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { apiFromPage, chromiumAvailable, cliInvite, registerOnForm, serverAndBrowser } from './support.js';
+import {
+  apiFromPage,
+  chromiumAvailable,
+  cliInvite,
+  explainedStep,
+  pageTrail,
+  registerOnForm,
+  serverAndBrowser,
+} from './support.js';
 
 const ADMIN = 'admin@example.com';
 const PASSWORD = 'correct horse 1';
@@ -138,9 +146,11 @@ test('a success message goes when another form on the Settings page is submitted
   await page.goto(await cliInvite(server));
   await registerOnForm(page, 'lea@example.com', PASSWORD);
   await page.goto(`${server.baseUrl}/#/settings`);
+  // Once seen failing in CI (the message never came); a next failure says what the page showed and did.
+  const trail = pageTrail(page);
 
   await page.getByRole('button', { name: 'Log out everywhere else' }).click();
-  await page.getByText('All other devices have been logged out.').waitFor();
+  await explainedStep(page, trail, () => page.getByText('All other devices have been logged out.').waitFor());
   await page.locator('#old_password').fill(PASSWORD);
   await page.locator('#new_password').fill(`${PASSWORD} new`);
   await page.getByRole('button', { name: 'Change password' }).click();
