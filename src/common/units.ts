@@ -87,6 +87,19 @@ function countedUnit(unit: string): CountedUnit | undefined {
   );
 }
 
+/** The longest unit kept on its number's line: a symbol such as "l", "km" or "kcal" (decision 0229). */
+const UNIT_SYMBOL_MAX = 4;
+
+/**
+ * What stands between a number and the unit shown after it (decision 0229): a no-break space before a unit symbol
+ * ("2,25 l"), so a narrow screen never puts the symbol alone on a line; a space before a word ("20 Wiederholungen"),
+ * which on a phone at 200 % text must be free to go to the next line whole (decision 0203). The texts in i18n/ write
+ * `\u00a0{unit}`, and the app turns it into a space for a word.
+ */
+export function beforeUnit(unit: string): string {
+  return [...unit.trim()].length <= UNIT_SYMBOL_MAX ? '\u00a0' : ' ';
+}
+
 /**
  * `unit` in the form that goes with `count`: "rep" for 1, "reps" for 5; with `after: 'of'`, the form after "of"
  * that count ("Finished: 0 of 4 pages" is "0 z 4 stron"). Unknown units come back unchanged.

@@ -66,7 +66,7 @@ test('an amount finer than the app keeps (only another client stores one) never 
   setUiLocale('de');
   assert.equal(formatNumber(1e-7), '1E-7');
   assert.equal(formatNumber(-2.5e-9), '-2,5E-9');
-  assert.equal(changedText('add', 1e-7, 'l'), '1E-7 l eingetragen.');
+  assert.equal(changedText('add', 1e-7, 'l'), '1E-7\u00a0l eingetragen.');
   // In a field it is written out, so an edit that leaves the target alone saves it unchanged.
   assert.equal(formatForInput(1e-7), '0,0000001');
   assert.equal(formatNumber(0), '0');

@@ -78,7 +78,7 @@ test('after "of" a number, a counted unit takes its case there: "0 z 4 stron", "
     ],
   );
   assert.equal(goalStatusText(ended('kroki', 2, 2), TODAY), 'Zakończono: 0 z 4 kroków');
-  assert.equal(goalStatusText(ended('razy', 1, 1), TODAY), 'Zakończono: 0 z 1 razu');
+  assert.equal(goalStatusText(ended('razy', 1, 1), TODAY), 'Zakończono: 0 z 1\u00a0razu');
   const running = { ...goal(addDays(TODAY, -1), 30, { [TODAY]: [1] }, 'szklanki'), daily: 3 };
   assert.equal(todayRingLabel(running, TODAY), '1 z 3 szklanek dziś');
   // The count's own form is unchanged: "3 szklanki".
@@ -143,8 +143,8 @@ test('"Logged once.", not "Logged 1 times.", in every language', (t) => {
   assert.equal(changedText('add', 1, 'times'), 'Logged once.');
   assert.equal(changedText('add', 3, 'times'), 'Logged 3 times.');
   assert.equal(changedText('remove', 1, 'times'), 'Removed once.');
-  assert.equal(changedText('add', 1, 'reps'), 'Logged 1 rep.');
-  assert.equal(changedText('add', 2.5, 'km'), 'Logged 2.5 km.');
+  assert.equal(changedText('add', 1, 'reps'), 'Logged 1\u00a0rep.');
+  assert.equal(changedText('add', 2.5, 'km'), 'Logged 2.5\u00a0km.');
   setUiLocale('de');
   assert.equal(changedText('add', 1, 'Mal'), 'Einmal eingetragen.');
   assert.equal(changedText('add', 4, 'Mal'), '4 Mal eingetragen.');

@@ -52,6 +52,27 @@ test('every text is filled in and uses the same {placeholders} as English', () =
   }
 });
 
+test('a unit follows its number with a no-break space, so a narrow screen never puts it alone on a line', () => {
+  for (const locale of LOCALES) {
+    for (const [key, value] of Object.entries(MESSAGES[locale])) {
+      for (const form of typeof value === 'string' ? [value] : Object.values(value)) {
+        for (const at of [...form.matchAll(/\{unit\}/g)].map((match) => match.index)) {
+          assert.match(form.slice(0, at), /\{\w+\}\u00a0$/, `${locale} ${key}: ${JSON.stringify(form)}`);
+        }
+      }
+    }
+  }
+});
+
+test('a unit symbol stays on the line of its number; a unit word may go to the next line whole', (context) => {
+  context.after(() => setUiLocale('en'));
+  setUiLocale('de');
+  assert.equal(t('goal.todayText', { done: 1, target: 2.25, unit: 'l' }), '1 / 2,25\u00a0l heute');
+  assert.equal(t('goal.total', { done: 1, target: 20, unit: 'kcal' }), 'Gesamt 1 von 20\u00a0kcal');
+  assert.equal(t('goal.todayText', { done: 1, target: 20, unit: 'Wiederholungen' }), '1 / 20 Wiederholungen heute');
+  assert.equal(tp('chart.label', 3, { target: 20, unit: 'Seiten' }).endsWith('von 20 Seiten'), true);
+});
+
 test('plural texts have exactly the forms Intl.PluralRules uses for the language (Polish: one, few, many, other)', () => {
   for (const locale of LOCALES) {
     const categories = [...new Intl.PluralRules(locale).resolvedOptions().pluralCategories].sort();
@@ -76,7 +97,7 @@ test('Polish counts pick their plural forms, numbers follow the language', () =>
   assert.equal(tp('error.too_many_attempts', 3), 'Zbyt wiele prób. Spróbuj ponownie za 3 sekundy.');
   assert.equal(
     t('goal.todayText', { done: 1500.5, target: 2000, unit: 'm' }),
-    `${formatNumber(1500.5)} / ${formatNumber(2000)} m dziś`,
+    `${formatNumber(1500.5)} / ${formatNumber(2000)}\u00a0m dziś`,
   );
   assert.equal(formatNumber(1500.5), new Intl.NumberFormat('pl', { maximumFractionDigits: 2 }).format(1500.5));
   setUiLocale('de');

@@ -2,6 +2,7 @@ import { axisTicks, chartKeys, dayTotal, goalDateKeys, isMet } from '../../commo
 import type { Goal } from '../api.js';
 import { formatDay, formatNumber, t, tp } from '../i18n/index.js';
 import { unitText } from '../../common/units.js';
+import { UnitAfter } from './Figure.js';
 
 const WIDTH = 300;
 /** The CSS height of both pictures too at the usual text size (10rem), so the axis's text is never stretched. */
@@ -36,7 +37,6 @@ export function Chart({ goal, today }: { goal: Goal; today: string }) {
   const slot = WIDTH / keys.length;
   const barWidth = Math.max(slot * 0.7, 0.5);
   const y = (value: number) => PAD + (1 - value / top) * (HEIGHT - 2 * PAD);
-  const unit = unitText(goal.unit, goal.daily);
   return (
     <figure class="chart">
       {title}
@@ -127,7 +127,8 @@ export function Chart({ goal, today }: { goal: Goal; today: string }) {
         </li>
         <li>
           <span class="swatch swatch-target" aria-hidden="true" />
-          {t('chart.target')} ({formatNumber(goal.daily)} {unit})
+          {t('chart.target')} ({formatNumber(goal.daily)}
+          <UnitAfter unit={goal.unit} count={goal.daily} />)
         </li>
       </ul>
     </figure>

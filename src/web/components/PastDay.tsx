@@ -3,10 +3,9 @@ import { isDateKey } from '../../common/goal.js';
 import { dayTotal, endDateKey, isWithinGoal, startDateKey } from '../../common/progress.js';
 import type { Goal } from '../api.js';
 import { formatDay, formatNumber, t } from '../i18n/index.js';
-import { unitText } from '../../common/units.js';
 import { AmountForm } from './AmountForm.js';
 import { Field } from './Field.js';
-import { Figure } from './Figure.js';
+import { Figure, UnitAfter } from './Figure.js';
 import { useLogging } from './amounts.js';
 
 /**
@@ -46,7 +45,8 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
         <>
           <h3 ref={dayHeading} tabIndex={-1}>
             {t('past.amounts', { date: formatDay(date) })}: <Figure value={dayTotal(goal.sets, date)} /> /{' '}
-            <Figure value={goal.daily} /> {unitText(goal.unit, goal.daily)}
+            <Figure value={goal.daily} />
+            <UnitAfter unit={goal.unit} count={goal.daily} />
           </h3>
           {logged.length === 0 ? (
             <p class="muted">{t('past.none')}</p>
@@ -55,7 +55,8 @@ export function PastDay({ goal, today }: { goal: Goal; today: string }) {
               {logged.map((value, index) => (
                 <li key={`${index}-${value}`}>
                   <span>
-                    <Figure value={value} /> {unitText(goal.unit, value)}
+                    <Figure value={value} />
+                    <UnitAfter unit={goal.unit} count={value} />
                   </span>
                   <button type="button" class="small" onClick={() => removeEntry(value)}>
                     {t('past.remove', { amount: formatNumber(value) })}

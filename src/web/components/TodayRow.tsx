@@ -4,11 +4,11 @@ import type { Goal } from '../api.js';
 import { formatNumber, t } from '../i18n/index.js';
 import { todayRingLabel } from '../goal-status.js';
 import { href } from '../router.js';
-import { unitText } from '../../common/units.js';
 import { AmountForm } from './AmountForm.js';
 import { useLogging } from './amounts.js';
 import { PendingNote } from './PendingNote.js';
 import { Ring } from './Ring.js';
+import { UnitAfter } from './Figure.js';
 
 /**
  * One running goal on Today: name (the goal page is one tap away), today's amount of the target, a small ring,
@@ -37,8 +37,8 @@ export function TodayRow({ goal, today }: { goal: Goal; today: string }) {
             </a>
           </h2>
           <p class="today-amounts">
-            <span class="figure">{formatNumber(done)}</span> / <span class="figure">{formatNumber(goal.daily)}</span>{' '}
-            <bdi>{unitText(goal.unit, goal.daily)}</bdi>
+            <span class="figure">{formatNumber(done)}</span> / <span class="figure">{formatNumber(goal.daily)}</span>
+            <UnitAfter unit={goal.unit} count={goal.daily} />
             <span class="today-left">
               {' · '}
               {left > 0 ? t('today.left', { left }) : t('today.met')}

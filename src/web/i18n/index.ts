@@ -5,6 +5,7 @@
  */
 import { amountFormat } from '../../common/amount-format.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../common/locales.js';
+import { beforeUnit } from '../../common/units.js';
 import { de } from './de.js';
 import { en } from './en.js';
 import { pl } from './pl.js';
@@ -66,8 +67,16 @@ export function hasText(key: string): key is TextKey {
   return key in MESSAGES[current] && typeof MESSAGES[current][key as TextKey] === 'string';
 }
 
+/**
+ * `text` with the no-break space the texts write before `{unit}` as `beforeUnit` has it for `unit`: kept before a
+ * unit symbol, a space before a word.
+ */
+export function spacedForUnit(text: string, unit: Vars[string] | undefined): string {
+  return typeof unit === 'string' && beforeUnit(unit) === ' ' ? text.replace(/\u00a0\{unit\}/g, ' {unit}') : text;
+}
+
 function fill(text: string, vars: Vars): string {
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+  return spacedForUnit(text, vars.unit).replace(/\{(\w+)\}/g, (whole, name: string) => {
     const value = vars[name];
     if (value === undefined) return whole;
     return typeof value === 'number' ? formatNumber(value) : value;
