@@ -311,6 +311,45 @@ async function assertNumbersWhole(page: Page, selector: string, where: string): 
   assert.deepEqual(broken, [], `${where}: numbers broken or cut in ${selector}`);
 }
 
+/**
+ * Asserts that no unit symbol (at most 4 letters after a no-break space, decision 0229) starts a line other than
+ * its number's: the digit before the no-break space and the letter after it share a line. The two may be in
+ * different text nodes (a Figure, then `UnitAfter`'s space and unit).
+ */
+async function assertUnitSymbolsWithNumbers(page: Page, where: string): Promise<void> {
+  // No named functions inside: the test's compiler would wrap them in a helper the page does not have.
+  const apart = await page.evaluate(() => {
+    // Every character of the text in <main> with its node and offset, so a neighbour may be in the next node.
+    const chars: Array<{ node: Text; offset: number; char: string }> = [];
+    const walker = document.createTreeWalker(document.querySelector('main')!, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode())
+      [...node.textContent!].forEach((char, offset) => chars.push({ node: node as Text, offset, char }));
+    const tops = chars.map(({ node, offset }) => {
+      const range = document.createRange();
+      range.setStart(node, offset);
+      range.setEnd(node, offset + 1);
+      return Math.round(range.getBoundingClientRect().top);
+    });
+    const found: string[] = [];
+    let checked = 0;
+    for (let index = 1; index < chars.length; index++) {
+      if (chars[index]!.char !== '\u00a0' || !/\d/.test(chars[index - 1]!.char)) continue;
+      let end = index + 1;
+      while (end < chars.length && /\p{L}/u.test(chars[end]!.char)) end++;
+      if (end === index + 1 || end - index - 1 > 4) continue;
+      checked++;
+      const unit = chars
+        .slice(index + 1, end)
+        .map(({ char }) => char)
+        .join('');
+      if (tops[index - 1] !== tops[index + 1]) found.push(`"${unit}" on another line than its number`);
+    }
+    return { found, checked };
+  });
+  assert.ok(apart.checked > 0, `${where}: no unit symbol after a number was shown`);
+  assert.deepEqual(apart.found, [], `${where}: unit symbols cut from their numbers`);
+}
+
 test('at 360 px in German, the goal page never breaks a number: the summary’s total, a day’s entries and total', async (t) => {
   if (!chromiumAvailable(t)) return;
   const { server, browser } = await serverAndBrowser(t);
@@ -475,6 +514,7 @@ test(
       await assertTextDoubles(context, page, where('Today'));
       await page.screenshot({ path: `test-results/screenshots/${locale}-font-200-today.png` });
       await assertAmountsWhole(page, where('Today'));
+      await assertUnitSymbolsWithNumbers(page, where('Today'));
       await assertPlaceholdersWhole(page, where('Today'));
       await assertFits(page, where('Today'));
 
