@@ -2,7 +2,7 @@ import { amountFormat } from '../../common/amount-format.js';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../common/locales.js';
 import { cleanName } from '../../common/names.js';
 import { roundAmount } from '../../common/progress.js';
-import { unitText } from '../../common/units.js';
+import { beforeUnit, unitText } from '../../common/units.js';
 import { escapeHtml, htmlMail, type RenderedMail } from '../mail/templates.js';
 import type { GoalDay } from './goal-day-store.js';
 
@@ -38,7 +38,8 @@ interface ReminderWording {
   off: string;
 }
 
-const withUnit = (amount: string, unit: string) => (unit ? `${amount} ${unit}` : amount);
+// A unit symbol stays on its number's line in a phone's notification and mail too (decision 0229).
+const withUnit = (amount: string, unit: string) => (unit ? `${amount}${beforeUnit(unit)}${unit}` : amount);
 
 const WORDING: Record<Locale, ReminderWording> = {
   en: {

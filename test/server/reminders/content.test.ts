@@ -16,9 +16,9 @@ const links = {
 test('the reminder mail in de, en and pl names the goal and what is left with its unit; written to the temp folder to be read', () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'steady-reminder-mails-'));
   const expected = {
-    en: '15 reps left today (35 of 50)',
-    de: 'heute noch 15 reps (35 von 50)',
-    pl: 'dziś jeszcze 15 reps (35 z 50)',
+    en: '15\u00a0reps left today (35 of 50)',
+    de: 'heute noch 15\u00a0reps (35 von 50)',
+    pl: 'dziś jeszcze 15\u00a0reps (35 z 50)',
   };
   for (const [locale, line] of Object.entries(expected)) {
     const mail = reminderMail(locale, reminderFacts(day), links, '19:30');
@@ -48,28 +48,28 @@ test('a reminder reads as one line after the goal: no second colon, the plural f
   const facts = (goalName: string, unit: string, done: number, target: number) =>
     reminderFacts({ ...day, name: goalName, unit, daily: target, total: done });
   const pompki = reminderMail('pl', facts('Pompki', 'razy', 0, 22), links, '07:30');
-  assert.equal(pompki.subject, 'Pompki – dziś jeszcze 22 razy (0 z 22)');
-  assert.ok(pompki.text.split('\n').includes('Pompki – dziś jeszcze 22 razy (0 z 22)'), pompki.text);
+  assert.equal(pompki.subject, 'Pompki – dziś jeszcze 22\u00a0razy (0 z 22)');
+  assert.ok(pompki.text.split('\n').includes('Pompki – dziś jeszcze 22\u00a0razy (0 z 22)'), pompki.text);
   const reps = reminderMail('en', facts('1 reps', 'reps', 0, 1), links, '07:30');
-  assert.equal(reps.subject, '1 reps – 1 rep left today (0 of 1)');
-  assert.ok(reps.text.split('\n').includes('1 reps – 1 rep left today (0 of 1)'), reps.text);
+  assert.equal(reps.subject, '1 reps – 1\u00a0rep left today (0 of 1)');
+  assert.ok(reps.text.split('\n').includes('1 reps – 1\u00a0rep left today (0 of 1)'), reps.text);
   for (const mail of [pompki, reps]) {
     const goalLine = mail.text.split('\n')[2]!;
     assert.ok(!goalLine.includes(':'), `no colon in "${goalLine}"`);
   }
   // A push is the goal as title and the line as a sentence of its own.
-  assert.equal(reminderLine('pl', facts('Pompki', 'razy', 0, 22)), 'Dziś jeszcze 22 razy (0 z 22)');
-  // Plural forms of counted units, by the count left.
+  assert.equal(reminderLine('pl', facts('Pompki', 'razy', 0, 22)), 'Dziś jeszcze 22\u00a0razy (0 z 22)');
+  // Plural forms of counted units, by the count left; a unit symbol joined to its number, a word not (decision 0229).
   const lines: Array<[string, string, number, number, string]> = [
-    ['en', 'reps', 49, 50, '1 rep left today (49 of 50)'],
+    ['en', 'reps', 49, 50, '1\u00a0rep left today (49 of 50)'],
     ['en', 'minutes', 0, 2.5, '2.5 minutes left today (0 of 2.5)'],
     ['de', 'Wiederholungen', 49, 50, 'Heute noch 1 Wiederholung (49 von 50)'],
     ['de', 'Gläser', 5, 8, 'Heute noch 3 Gläser (5 von 8)'],
-    ['pl', 'razy', 21, 22, 'Dziś jeszcze 1 raz (21 z 22)'],
+    ['pl', 'razy', 21, 22, 'Dziś jeszcze 1\u00a0raz (21 z 22)'],
     ['pl', 'powtórzeń', 48, 50, 'Dziś jeszcze 2 powtórzenia (48 z 50)'],
     ['pl', 'powtórzeń', 45, 50, 'Dziś jeszcze 5 powtórzeń (45 z 50)'],
     ['pl', 'minut', 29, 30, 'Dziś jeszcze 1 minuta (29 z 30)'],
-    ['pl', 'km', 1.5, 5, 'Dziś jeszcze 3,5 km (1,5 z 5)'],
+    ['pl', 'km', 1.5, 5, 'Dziś jeszcze 3,5\u00a0km (1,5 z 5)'],
   ];
   for (const [locale, unit, done, target, line] of lines) {
     assert.equal(reminderLine(locale, facts('x', unit, done, target)), line);
@@ -104,7 +104,7 @@ test('the reminder-off pages escape the goal name and post back to the link', ()
 test('a goal name or unit stored with a newline (before decision 0205) gives a subject and push title on one line', () => {
   const stored = { ...day, name: 'Push-ups\r\nBcc: evil@example.org', unit: 'reps\n' };
   const mail = reminderMail('en', reminderFacts(stored), links, '19:30');
-  assert.equal(mail.subject, 'Push-ups Bcc: evil@example.org – 15 reps left today (35 of 50)');
+  assert.equal(mail.subject, 'Push-ups Bcc: evil@example.org – 15\u00a0reps left today (35 of 50)');
   assert.ok(mail.text.split('\n').includes(mail.subject), mail.text);
   assert.equal(
     JSON.parse(reminderPush('en', reminderFacts(stored), links.goal)).title,

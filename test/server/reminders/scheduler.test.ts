@@ -87,7 +87,7 @@ test('started, the scheduler checks by itself: a due reminder goes out at the ne
   assert.equal(await scheduler.check(), 0, 'not due yet');
   // The clock passes the time; the interval's own check (every REMINDER_CHECK_MS = 15 s in the server) sends it.
   setClock(steady, berlinWinter('2026-01-15', '19:30'));
-  assert.match((await steady.smtp.nextMail()).decoded, /50 reps left today \(0 of 50\)/);
+  assert.match((await steady.smtp.nextMail()).decoded, /50\u00a0reps left today \(0 of 50\)/);
   assert.ok(REMINDER_CHECK_MS <= 60_000, 'a due reminder is sent within 60 s');
 });
 
@@ -131,7 +131,7 @@ test('an archived goal reminds no one until it is restored', async (t) => {
   assert.equal((await client.post(`/api/goals/${id}/unarchive`)).status, 200);
   steady.clock.advance(MINUTE);
   assert.equal(await scheduler.check(), 1, 'restored: reminded again');
-  assert.match((await steady.smtp.nextMail()).decoded, /50 reps left today \(0 of 50\)/);
+  assert.match((await steady.smtp.nextMail()).decoded, /50\u00a0reps left today \(0 of 50\)/);
 });
 
 test('due at the time in the user zone, not before; once per day; the mail says what is left, links BASE_URL and can be turned off', async (t) => {
@@ -147,7 +147,7 @@ test('due at the time in the user zone, not before; once per day; the mail says 
   assert.equal(await scheduler.check(), 1, 'due at 19:30 Berlin (18:30 UTC)');
   const mail = await steady.smtp.nextMail();
   assert.deepEqual(mail.to, ['anna@example.com']);
-  assert.match(mail.decoded, /15 reps left today \(35 of 50\)/);
+  assert.match(mail.decoded, /15\u00a0reps left today \(35 of 50\)/);
   assert.match(mail.decoded, new RegExp(`http://steady\\.test/#/goal/${id}`));
   assert.match(header(mail.raw, 'List-Unsubscribe'), /^<http:\/\/steady\.test\/api\/reminders\/off\/[^>]+>$/);
   assert.equal(header(mail.raw, 'List-Unsubscribe-Post'), 'List-Unsubscribe=One-Click');
@@ -172,7 +172,7 @@ test('due at the time in the user zone, not before; once per day; the mail says 
   await client.post(`/api/goals/${id}/sets/2026-01-17`, { amount: 49 });
   setClock(steady, berlinWinter('2026-01-17', '20:00'));
   assert.equal(await scheduler.check(), 1);
-  assert.match((await steady.smtp.nextMail(1)).decoded, /1 rep left today \(49 of 50\)/);
+  assert.match((await steady.smtp.nextMail(1)).decoded, /1\u00a0rep left today \(49 of 50\)/);
 
   // The List-Unsubscribe link turns it off: no reminder the day after.
   const link = new URL(header(mail.raw, 'List-Unsubscribe').slice(1, -1)).pathname;
