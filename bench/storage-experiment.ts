@@ -5,10 +5,14 @@
 //           (bench/floor-store.ts): the goal row locked, the date's amounts read, the amount inserted, the goal's
 //           size written, the list version bumped;
 //   months  one row per goal and month holding that month's amounts as JSON text: the goal row written (lock and
-//           size in one statement), the month read, changed and written back, the list version bumped.
+//           size in one statement), the month read, changed and written back, the list version bumped;
+//   days    one row per goal and date holding that date's amounts and entry ids as JSON text, written as months
+//           are (the lever "one row per goal and date" of docs/performance.md).
 // "Shared" runs every request of one turn of the event loop in one transaction, each in a savepoint of its own,
 // and answers them after the one COMMIT (group commit). Every variant is measured against a bare hello route of
-// the same process in alternating rounds (50 connections), as `npm run bench` measures the app.
+// the same process in alternating rounds (50 connections), as `npm run bench` measures the app. Each PATCH of a goal
+// carries other amounts than the one before it (three bodies in turn, as the bench's), so every PATCH writes its
+// 270 amounts; until 2026-11-28 each goal got one body, and every PATCH after its first changed nothing.
 //
 // Run: `node --import tsx bench/storage-experiment.ts [--rounds N] [--seconds N]`; it prints a table and writes
 // bench/results/<date>-storage-experiment.json. The server is this file, started again with `serve`.
@@ -74,7 +78,9 @@ function serve(file: string) {
     create index goal_entries_user on goal_entries(user_id);
     create unique index goal_entries_entry_id on goal_entries(user_id, entry_id) where entry_id is not null;
     create table goal_months (goal_id integer not null references goals(id), month text not null, body text not null,
-      primary key (goal_id, month)) without rowid;`);
+      primary key (goal_id, month)) without rowid;
+    create table goal_days (goal_id integer not null references goals(id), date text not null, body text not null,
+      primary key (goal_id, date)) without rowid;`);
 
   // Every seeded amount carries an entry_id, as the app's own logs do: a month's text is then about 4 kB.
   const tokens: string[] = [];
@@ -87,6 +93,7 @@ function serve(file: string) {
       'insert into goal_entries (user_id, goal_id, date, amount, entry_id, created_at) values (?, ?, ?, ?, ?, ?)',
     );
     const addMonth = db.prepare('insert into goal_months (goal_id, month, body) values (?, ?, ?)');
+    const addDay = db.prepare('insert into goal_days (goal_id, date, body) values (?, ?, ?)');
     for (let user = 1; user <= USERS; user++) {
       db.prepare('insert into users (id) values (?)').run(user);
       const token = randomUUID();
@@ -105,6 +112,7 @@ function serve(file: string) {
             addEntry.run(user, goalId, date, amount, entryId, Date.now());
             return [amount, entryId];
           });
+          addDay.run(goalId, date, JSON.stringify(month[date]));
         }
         for (const [month, body] of months) addMonth.run(goalId, month, JSON.stringify(body));
       }
@@ -206,6 +214,43 @@ function serve(file: string) {
     return true;
   }
 
+  const readDay = db
+    .prepare<[number, string], string>('select body from goal_days where goal_id = ? and date = ?')
+    .pluck();
+  const readDays = db
+    .prepare<[number], [string, string]>('select date, body from goal_days where goal_id = ?')
+    .raw(true);
+  const writeDay = db.prepare<[number, string, string]>(
+    `insert into goal_days (goal_id, date, body) values (?, ?, ?)
+      on conflict (goal_id, date) do update set body = excluded.body`,
+  );
+  const deleteDay = db.prepare<[number, string]>('delete from goal_days where goal_id = ? and date = ?');
+
+  function daysLog(userId: number, goalId: number, date: string, amount: number): number[] | undefined {
+    if (!touchGoal.get(String(amount).length, Date.now(), goalId, userId)) return undefined;
+    const day = JSON.parse(readDay.get(goalId, date) ?? '[]') as MonthBody[string];
+    if (day.length === 0) addDate.run(goalId);
+    day.push([amount, null]);
+    writeDay.run(goalId, date, JSON.stringify(day));
+    bumpVersion.run(userId);
+    return day.map(([logged]) => logged);
+  }
+  /** Each date rewritten when its text changed, dates left out deleted; amounts keep their entry_id in place. */
+  function daysPatch(userId: number, goalId: number, sets: Sets): boolean {
+    if (!touchGoal.get(0, Date.now(), goalId, userId)) return false;
+    const old = new Map(readDays.all(goalId));
+    for (const [date, amounts] of Object.entries(sets)) {
+      const oldText = old.get(date);
+      const oldDay = oldText === undefined ? [] : (JSON.parse(oldText) as MonthBody[string]);
+      const text = JSON.stringify(amounts.map((amount, i) => [amount, oldDay[i]?.[1] ?? null]));
+      if (text !== oldText) writeDay.run(goalId, date, text);
+      old.delete(date);
+    }
+    for (const date of old.keys()) deleteDay.run(goalId, date);
+    bumpVersion.run(userId);
+    return true;
+  }
+
   /** A transaction of its own for each request. */
   const alone =
     <A extends unknown[], R>(write: (...args: A) => R) =>
@@ -253,6 +298,8 @@ function serve(file: string) {
     'rows-shared': { log: shared(rowsLog), patch: shared(rowsPatch) },
     months: { log: alone(monthsLog), patch: alone(monthsPatch) },
     'months-shared': { log: shared(monthsLog), patch: shared(monthsPatch) },
+    days: { log: alone(daysLog), patch: alone(daysPatch) },
+    'days-shared': { log: shared(daysLog), patch: shared(daysPatch) },
   };
 
   const app = Fastify({ logger: false });
@@ -307,11 +354,19 @@ async function drive() {
     await new Promise<string>((resolve) => createInterface({ input: server.stdout }).once('line', resolve)),
   ) as ServeInfo;
   const dates = Object.keys(benchSets(DATES, AMOUNTS_PER_DATE));
+  const patchBodies = [0, 1, 2].map((salt) => JSON.stringify({ sets: benchSets(DATES, AMOUNTS_PER_DATE, salt) }));
+  // The PATCHes sent to each goal so far: the next one carries the next of the three bodies.
+  const patchesSent = new Map<number, number>();
+  const nextPatchBody = (goalId: number) => {
+    const sent = patchesSent.get(goalId) ?? 0;
+    patchesSent.set(goalId, sent + 1);
+    return patchBodies[sent % patchBodies.length]!;
+  };
   let turn = 0;
   // Each request a user's goal and date in turn, as the bench's log and PATCH spread them.
   const requestsFor = (kind: 'log' | 'patch', variant: string): LoadRequest[] =>
     info.tokens.flatMap((token, user) =>
-      info.goalIds[user]!.map((goalId, g) => {
+      info.goalIds[user]!.map((goalId) => {
         const headers = { cookie: `s=${token}`, 'content-type': 'application/json' };
         turn += 1;
         if (kind === 'log')
@@ -321,12 +376,8 @@ async function drive() {
             headers,
             body: JSON.stringify({ amount: 1 }),
           };
-        return {
-          method: 'PATCH' as const,
-          path: `/${variant}/goals/${goalId}`,
-          headers,
-          body: JSON.stringify({ sets: benchSets(DATES, AMOUNTS_PER_DATE, g + turn) }),
-        };
+        const patch = { method: 'PATCH' as const, path: `/${variant}/goals/${goalId}`, headers };
+        return { ...patch, setupRequest: () => ({ ...patch, body: nextPatchBody(goalId) }) };
       }),
     );
   const stats = async () => (await (await fetch(`${info.url}/stats`)).json()) as Record<string, number | null>;
@@ -343,7 +394,7 @@ async function drive() {
       writesPerTurn: after.writesPerTurn,
     };
   }
-  const variants = ['rows', 'rows-shared', 'months', 'months-shared'];
+  const variants = ['rows', 'rows-shared', 'months', 'months-shared', 'days', 'days-shared'];
   const figures: Record<string, Array<Awaited<ReturnType<typeof measure>> & { ratioToHello: number }>> = {};
   for (let round = 0; round < Number(flags.rounds); round++) {
     const hello = await measure({ url: `${info.url}/hello` });
