@@ -1,3 +1,4 @@
+import { ConcurrencyLimit } from '../concurrency-limit.js';
 import { CompressibleBody } from '../http/compression.js';
 
 interface Entry {
@@ -19,18 +20,30 @@ interface Entry {
  *
  * Each entry also keeps the compressed forms clients have asked for (decision 0119), counted against the budget
  * once made.
+ *
+ * Builds of different users run at most `buildsAtOnce` at a time, the others wait their turn (decision 0231): a
+ * build holds a part of rows and its text between turns of the event loop, so twenty users' builds after their writes
+ * raised the server's peak memory by 20-25 MB, and more of them at once read no faster from a database with that
+ * many connections.
  */
 export class GoalListCache {
   private readonly entries = new Map<number, Entry>();
   /** The builds under way, one per user, with the version each was started for. */
   private readonly building = new Map<number, { version: number; list: Promise<CompressibleBody> }>();
   private bytes = 0;
+  private readonly builds: ConcurrencyLimit;
 
   /**
    * `maxBytes` (GOAL_LIST_CACHE_MB) bounds the memory of all entries together; the least recently used leave
-   * first. 0 keeps nothing: every list is read from the database.
+   * first. 0 keeps nothing: every list is read from the database. `buildsAtOnce`: the database connections that
+   * can read at once (one on SQLite, the pool's size on PostgreSQL).
    */
-  constructor(private readonly maxBytes = 16 * 1024 * 1024) {}
+  constructor(
+    private readonly maxBytes = 16 * 1024 * 1024,
+    buildsAtOnce = 1,
+  ) {
+    this.builds = new ConcurrencyLimit(buildsAtOnce);
+  }
 
   get(userId: number, version: number): CompressibleBody | undefined {
     const entry = this.entries.get(userId);
@@ -53,12 +66,13 @@ export class GoalListCache {
     version: number,
     build: () => Promise<Buffer>,
   ): CompressibleBody | Promise<CompressibleBody> {
-    if (this.maxBytes === 0) return build().then((body) => new CompressibleBody(body));
+    if (this.maxBytes === 0) return this.builds.run(build).then((body) => new CompressibleBody(body));
     const kept = this.get(userId, version);
     if (kept) return kept;
     const underway = this.building.get(userId);
     if (underway?.version === version) return underway.list;
-    const list = build()
+    const list = this.builds
+      .run(build)
       .then((body) => this.set(userId, version, body))
       .finally(() => {
         if (this.building.get(userId)?.list === list) this.building.delete(userId);

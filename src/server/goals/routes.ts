@@ -42,7 +42,11 @@ export const goalRoutes =
     // The answer is built as text from the goal rows and one ordered read of their entries (decisions 0033,
     // 0090); Fastify sends a Buffer as it is,
     // so the contract's response schema documents it without a serialisation step (a test checks the bytes).
-    const listCache = new GoalListCache(deps.config.goalListCacheBytes);
+    const { database } = deps.config;
+    const listCache = new GoalListCache(
+      deps.config.goalListCacheBytes,
+      database.kind === 'postgres' ? database.poolSize : 1,
+    );
     app.get(ROUTES.listGoals.url, fromContract('listGoals'), async (request, reply) => {
       // The version came with the session lookup (decision 0110): read before the goals, as the cache needs.
       const { id: userId, goalsVersion: version } = currentUser(request);

@@ -103,6 +103,33 @@ test('with the cache off (a budget of 0) every request builds its own list, also
   assert.equal(builds, 3);
 });
 
+test('builds of different users run at most buildsAtOnce at a time, the others in turn; a failed one gives its place back', async () => {
+  // Decision 0231: each build holds rows and text across turns of the event loop, so many at once cost memory.
+  for (const [budget, atOnce] of [
+    [16 * 1024 * 1024, 2],
+    [0, 1],
+  ] as const) {
+    const cache = new GoalListCache(budget, atOnce);
+    let running = 0;
+    let most = 0;
+    const build = (user: number) => async () => {
+      running++;
+      most = Math.max(most, running);
+      for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+      running--;
+      if (user === 2) throw new Error('the database went away');
+      return Buffer.from(`[${user}]`);
+    };
+    const users = [1, 2, 3, 4, 5];
+    const lists = await Promise.allSettled(users.map((user) => cache.getOrBuild(user, 1, build(user))));
+    assert.equal(most, atOnce, `at most ${atOnce} at once (budget ${budget})`);
+    assert.deepEqual(
+      lists.map((list) => (list.status === 'fulfilled' ? list.value.body.toString() : 'failed')),
+      ['[1]', 'failed', '[3]', '[4]', '[5]'],
+    );
+  }
+});
+
 test('a build of an older version never replaces the newer list kept meanwhile', () => {
   const cache = new GoalListCache();
   cache.set(1, 5, Buffer.from('[5]'));
