@@ -46,8 +46,10 @@ const AMOUNTS_PER_DATE = 3;
 const CONNECTIONS = 50;
 
 type Sets = Record<string, number[]>;
-/** A month's amounts: date -> [amount, entry_id] in logging order. */
-type MonthBody = Record<string, Array<[number, string | null]>>;
+/** A date's amounts as [amount, entry_id] in logging order: a `goal_days` row's body. */
+type DayBody = Array<[number, string | null]>;
+/** A month's amounts: date -> its DayBody. */
+type MonthBody = Record<string, DayBody>;
 
 interface ServeInfo {
   url: string;
@@ -228,7 +230,7 @@ function serve(file: string) {
 
   function daysLog(userId: number, goalId: number, date: string, amount: number): number[] | undefined {
     if (!touchGoal.get(String(amount).length, Date.now(), goalId, userId)) return undefined;
-    const day = JSON.parse(readDay.get(goalId, date) ?? '[]') as MonthBody[string];
+    const day = JSON.parse(readDay.get(goalId, date) ?? '[]') as DayBody;
     if (day.length === 0) addDate.run(goalId);
     day.push([amount, null]);
     writeDay.run(goalId, date, JSON.stringify(day));
@@ -241,7 +243,7 @@ function serve(file: string) {
     const old = new Map(readDays.all(goalId));
     for (const [date, amounts] of Object.entries(sets)) {
       const oldText = old.get(date);
-      const oldDay = oldText === undefined ? [] : (JSON.parse(oldText) as MonthBody[string]);
+      const oldDay = oldText === undefined ? [] : (JSON.parse(oldText) as DayBody);
       const text = JSON.stringify(amounts.map((amount, i) => [amount, oldDay[i]?.[1] ?? null]));
       if (text !== oldText) writeDay.run(goalId, date, text);
       old.delete(date);
