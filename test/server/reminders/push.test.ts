@@ -43,7 +43,7 @@ test('a push reminder arrives encrypted (aes128gcm) with our VAPID key; decrypte
   const push = receiver.pushes[0]!;
   assert.deepEqual(JSON.parse(push.text), {
     title: 'Liegestütze',
-    body: 'Heute noch 15 Wdh. (35 von 50)',
+    body: 'Heute noch 15\u00a0Wdh. (35 von 50)',
     url: `http://steady.test/#/goal/${id}`,
   });
   assert.equal(push.headers['content-encoding'], 'aes128gcm');
