@@ -23,8 +23,8 @@ interface Entry {
  *
  * Builds of different users run at most `buildsAtOnce` at a time, the others wait their turn (decision 0231): a
  * build holds a part of rows and its text between turns of the event loop, so twenty users' builds after their writes
- * raised the server's peak memory by 20-25 MB, and more of them at once read no faster from a database with that
- * many connections.
+ * raised the server's peak memory by 20-25 MB; and builds beyond the connections that can read at once read no
+ * faster, they only wait holding what they have read.
  */
 export class GoalListCache {
   private readonly entries = new Map<number, Entry>();
