@@ -185,16 +185,21 @@ function serve(file: string) {
       on conflict (goal_id, month) do update set body = excluded.body`,
   );
 
+  /** Appends a logged amount to a date's body (its first counts a date more for the goal); the date's amounts. */
+  function appendToDay(goalId: number, day: DayBody, amount: number): number[] {
+    if (day.length === 0) addDate.run(goalId);
+    day.push([amount, null]);
+    return day.map(([logged]) => logged);
+  }
+
   function monthsLog(userId: number, goalId: number, date: string, amount: number): number[] | undefined {
     if (!touchGoal.get(String(amount).length, Date.now(), goalId, userId)) return undefined;
     const month = date.slice(0, 7);
     const body = JSON.parse(readMonth.get(goalId, month) ?? '{}') as MonthBody;
-    const day = (body[date] ??= []);
-    if (day.length === 0) addDate.run(goalId);
-    day.push([amount, null]);
+    const amounts = appendToDay(goalId, (body[date] ??= []), amount);
     writeMonth.run(goalId, month, JSON.stringify(body));
     bumpVersion.run(userId);
-    return day.map(([logged]) => logged);
+    return amounts;
   }
   /** Each month of the body rewritten when its text changed; amounts keep their entry_id in place. */
   function monthsPatch(userId: number, goalId: number, sets: Sets): boolean {
@@ -231,11 +236,10 @@ function serve(file: string) {
   function daysLog(userId: number, goalId: number, date: string, amount: number): number[] | undefined {
     if (!touchGoal.get(String(amount).length, Date.now(), goalId, userId)) return undefined;
     const day = JSON.parse(readDay.get(goalId, date) ?? '[]') as DayBody;
-    if (day.length === 0) addDate.run(goalId);
-    day.push([amount, null]);
+    const amounts = appendToDay(goalId, day, amount);
     writeDay.run(goalId, date, JSON.stringify(day));
     bumpVersion.run(userId);
-    return day.map(([logged]) => logged);
+    return amounts;
   }
   /** Each date rewritten when its text changed, dates left out deleted; amounts keep their entry_id in place. */
   function daysPatch(userId: number, goalId: number, sets: Sets): boolean {
